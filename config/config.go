@@ -1,0 +1,178 @@
+// Package config owns the emulator's one Config: read from the EMULATOR_*
+// environment variables (flags may override), validated in one place, then
+// passed explicitly. It holds no mutable globals and starts nothing.
+package config
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// State selects where resources live.
+type State string
+
+// The values of EMULATOR_STATE.
+const (
+	StateMemory     State = "memory"
+	StatePersistent State = "persistent"
+)
+
+// Config is the whole configuration of one emulator process. It is fixed for
+// the life of the process.
+type Config struct {
+	Host          string        // EMULATOR_HOST
+	Port          int           // EMULATOR_PORT (0 picks a free port)
+	State         State         // EMULATOR_STATE
+	DataDir       string        // EMULATOR_DATA_DIR
+	Debug         bool          // EMULATOR_DEBUG
+	LogLevel      slog.Level    // EMULATOR_LOG_LEVEL
+	DefaultRegion string        // EMULATOR_DEFAULT_REGION
+	MaxBodyBytes  int           // EMULATOR_MAX_BODY_BYTES
+	AskTimeout    time.Duration // EMULATOR_ASK_TIMEOUT
+	ShutdownGrace time.Duration // EMULATOR_SHUTDOWN_GRACE
+	// FixedTime, when non-zero, freezes the clock (tests, reproducible runs).
+	FixedTime time.Time
+}
+
+// Default returns the configuration used when no variable is set.
+func Default() Config {
+	return Config{
+		Host:          "127.0.0.1",
+		Port:          4566,
+		State:         StateMemory,
+		DataDir:       "/var/lib/emulator",
+		LogLevel:      slog.LevelInfo,
+		DefaultRegion: "us-east-1",
+		MaxBodyBytes:  10 << 20,
+		AskTimeout:    10 * time.Second,
+		ShutdownGrace: 5 * time.Second,
+	}
+}
+
+// Addr is the listen address.
+func (c Config) Addr() string { return net.JoinHostPort(c.Host, strconv.Itoa(c.Port)) }
+
+// Error names the variable whose value is wrong.
+type Error struct {
+	Var    string
+	Value  string
+	Reason string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s=%q: %s", e.Var, e.Value, e.Reason)
+}
+
+var regionPattern = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d$`)
+
+// FromEnv builds a Config from lookup (os.LookupEnv in production) and
+// validates it. The first wrong variable is reported as an *Error.
+func FromEnv(lookup func(string) (string, bool)) (Config, error) {
+	c := Default()
+	get := func(name string) (string, bool) {
+		v, ok := lookup(name)
+		if !ok {
+			return "", false
+		}
+		return strings.TrimSpace(v), true
+	}
+	if v, ok := get("EMULATOR_HOST"); ok {
+		if v == "" || strings.ContainsAny(v, " /") {
+			return c, &Error{"EMULATOR_HOST", v, "must be a host name or IP address"}
+		}
+		c.Host = v
+	}
+	if v, ok := get("EMULATOR_PORT"); ok {
+		p, err := strconv.Atoi(v)
+		if err != nil || p < 0 || p > 65535 {
+			return c, &Error{"EMULATOR_PORT", v, "must be a port number from 0 to 65535"}
+		}
+		c.Port = p
+	}
+	if v, ok := get("EMULATOR_STATE"); ok {
+		switch State(strings.ToLower(v)) {
+		case StateMemory, "":
+			c.State = StateMemory
+		case StatePersistent:
+			c.State = StatePersistent
+		default:
+			return c, &Error{"EMULATOR_STATE", v, "must be memory or persistent"}
+		}
+	}
+	if v, ok := get("EMULATOR_DATA_DIR"); ok {
+		if v == "" {
+			return c, &Error{"EMULATOR_DATA_DIR", v, "must not be empty"}
+		}
+		c.DataDir = v
+	}
+	if v, ok := get("EMULATOR_DEBUG"); ok {
+		b, err := parseBool(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_DEBUG", v, "must be true or false"}
+		}
+		c.Debug = b
+	}
+	if v, ok := get("EMULATOR_LOG_LEVEL"); ok {
+		var lvl slog.Level
+		if err := lvl.UnmarshalText([]byte(v)); err != nil || v == "" {
+			return c, &Error{"EMULATOR_LOG_LEVEL", v, "must be debug, info, warn or error"}
+		}
+		c.LogLevel = lvl
+	}
+	if v, ok := get("EMULATOR_DEFAULT_REGION"); ok {
+		if !regionPattern.MatchString(v) {
+			return c, &Error{"EMULATOR_DEFAULT_REGION", v, "must be a region name such as us-east-1"}
+		}
+		c.DefaultRegion = v
+	}
+	if v, ok := get("EMULATOR_MAX_BODY_BYTES"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1024 || n > 1<<30 {
+			return c, &Error{"EMULATOR_MAX_BODY_BYTES", v, "must be a byte count from 1024 to 1073741824"}
+		}
+		c.MaxBodyBytes = n
+	}
+	for _, d := range []struct {
+		name string
+		dst  *time.Duration
+	}{{"EMULATOR_ASK_TIMEOUT", &c.AskTimeout}, {"EMULATOR_SHUTDOWN_GRACE", &c.ShutdownGrace}} {
+		if v, ok := get(d.name); ok {
+			t, err := ParseDuration(v)
+			if err != nil || t <= 0 || t > time.Hour {
+				return c, &Error{d.name, v, "must be a positive duration such as 10s (at most 1h)"}
+			}
+			*d.dst = t
+		}
+	}
+	if v, ok := get("EMULATOR_FIXED_TIME"); ok && v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return c, &Error{"EMULATOR_FIXED_TIME", v, "must be an RFC 3339 time such as 2026-01-02T15:04:05Z"}
+		}
+		c.FixedTime = t
+	}
+	return c, nil
+}
+
+// ParseDuration accepts a Go duration ("30s", "1m") or plain seconds ("30").
+func ParseDuration(v string) (time.Duration, error) {
+	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		return time.Duration(n * float64(time.Second)), nil
+	}
+	return time.ParseDuration(v)
+}
+
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "1", "true", "yes", "on":
+		return true, nil
+	case "0", "false", "no", "off", "":
+		return false, nil
+	}
+	return false, fmt.Errorf("not a boolean")
+}
