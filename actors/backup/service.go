@@ -1,0 +1,566 @@
+package backup
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/store"
+)
+
+// storeService is the service segment of this package's store keys.
+const storeService = "backup"
+
+// Record kinds, the kind segment of the store keys.
+const (
+	kindVault       = "vault"
+	kindPlan        = "plan"
+	kindAccessPoint = "accesspoint"
+)
+
+// dirs are the directories of one account and region.
+type dirs struct {
+	vaults *actors.Directory[Vault]
+	plans  *actors.Directory[Plan]
+	// planNames holds the same entries as plans, by plan name, because AWS
+	// refuses a second plan with a name in use.
+	planNames *actors.Directory[Plan]
+	points    *actors.Directory[AccessPoint]
+}
+
+func newDirs() *dirs {
+	return &dirs{
+		vaults:    actors.NewDirectory[Vault](),
+		plans:     actors.NewDirectory[Plan](),
+		planNames: actors.NewDirectory[Plan](),
+		points:    actors.NewDirectory[AccessPoint](),
+	}
+}
+
+// Service is the Backup facade: reads come from published snapshots, writes
+// go to the owning actor.
+type Service struct {
+	sys    *actors.System
+	store  store.Store
+	now    func() time.Time
+	log    *slog.Logger
+	seq    atomic.Uint64 // creation order, for listings
+	scopes *actors.Scopes[dirs]
+}
+
+// New returns an empty service. Call Restore before serving to load what the
+// store holds.
+func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
+	return &Service{
+		sys:    sys,
+		store:  st,
+		now:    now,
+		log:    log.With("component", "backup"),
+		scopes: actors.NewScopes(newDirs),
+	}
+}
+
+func notFound(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.Backup, wire.CodeResourceNotFound, format, args...)
+}
+
+func vaultNotFound(name string) *wire.Error {
+	return notFound("Backup vault %s does not exist.", name).With("Context", name)
+}
+
+func planNotFound(id string) *wire.Error {
+	return notFound("Failed reading Backup plan with provided version").With("Context", id)
+}
+
+func accessPointNotFound(arn string) *wire.Error {
+	return notFound("Backup access point %s does not exist.", arn).With("Context", arn)
+}
+
+// ask sends cmd to an owner and maps the actor errors: an owner gone is the
+// resource gone, an owner too slow is the service busy.
+func ask[R any](s *Service, ref actors.Ref, cmd any, gone func() *wire.Error) (R, error) {
+	r, err := actors.Ask[R](s.sys, ref, cmd)
+	switch {
+	case err == nil:
+		return r, nil
+	case errors.Is(err, actors.ErrGone), errors.Is(err, store.ErrStale):
+		return r, gone()
+	case errors.Is(err, actors.ErrNoAnswer):
+		return r, wire.Unavailable(wire.Backup)
+	}
+	return r, err
+}
+
+func byVaultSeq(a, b *Vault) int             { return cmp.Compare(a.Seq, b.Seq) }
+func byPlanSeq(a, b *Plan) int               { return cmp.Compare(a.Seq, b.Seq) }
+func byAccessPointSeq(a, b *AccessPoint) int { return cmp.Compare(a.Seq, b.Seq) }
+
+// ---- vaults ----
+
+// CreateVaultInput is a validated CreateBackupVault request.
+type CreateVaultInput struct {
+	Name             string
+	EncryptionKeyArn string
+	CreatorRequestID string
+	Tags             map[string]string
+}
+
+// CreateVault creates a vault and its tags in one write.
+func (s *Service) CreateVault(sc actors.Scope, in CreateVaultInput) (*Vault, error) {
+	d := s.scopes.Get(sc)
+	rec := VaultRecord{
+		Seq:              s.seq.Add(1),
+		Name:             in.Name,
+		ARN:              wire.BackupVaultARN(sc.Region, sc.Account, in.Name),
+		Created:          s.now().UnixMilli(),
+		EncryptionKeyArn: in.EncryptionKeyArn,
+		CreatorRequestID: in.CreatorRequestID,
+		Tags:             cloneTags(in.Tags),
+	}
+	o := &vaultOwner{base: s.newBase(sc, kindVault, in.Name), dir: d.vaults}
+	e := actors.NewEntry[Vault](s.sys.Spawn("backup.vault", o))
+	o.entry = e
+	if !d.vaults.Reserve(in.Name, e) {
+		s.sys.StopAsync(e.Ref())
+		return nil, wire.Errorf(wire.Backup, wire.CodeAlreadyExists,
+			"Backup vault with the same name already exists").
+			With("Arn", rec.ARN).With("Context", in.Name)
+	}
+	v, err := ask[*Vault](s, e.Ref(), createCmd{rec}, func() *wire.Error { return vaultNotFound(in.Name) })
+	if err != nil {
+		d.vaults.Release(in.Name, e)
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	return v, nil
+}
+
+// Vault returns the published vault called name.
+func (s *Service) Vault(sc actors.Scope, name string) (*Vault, bool) {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, false
+	}
+	return d.vaults.Get(name)
+}
+
+// Vaults returns every vault of the scope in creation order.
+func (s *Service) Vaults(sc actors.Scope) []*Vault {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil
+	}
+	return d.vaults.Snapshots(byVaultSeq)
+}
+
+// DeleteVault deletes a vault and its tags.
+func (s *Service) DeleteVault(sc actors.Scope, name string) error {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return vaultNotFound(name)
+	}
+	e, _, ok := d.vaults.Entry(name)
+	if !ok {
+		return vaultNotFound(name)
+	}
+	_, err := ask[struct{}](s, e.Ref(), deleteCmd{}, func() *wire.Error { return vaultNotFound(name) })
+	return err
+}
+
+// ---- plans ----
+
+// CreatePlanInput is a validated CreateBackupPlan request.
+type CreatePlanInput struct {
+	Document         PlanDocument
+	CreatorRequestID string
+	Tags             map[string]string
+}
+
+// CreatePlan creates a plan at its first version, with its tags.
+func (s *Service) CreatePlan(sc actors.Scope, in CreatePlanInput) (*Plan, error) {
+	d := s.scopes.Get(sc)
+	id := wire.UUID()
+	rec := PlanRecord{
+		Seq:              s.seq.Add(1),
+		ID:               id,
+		ARN:              wire.BackupPlanARN(sc.Region, sc.Account, id),
+		VersionID:        wire.VersionID(),
+		Document:         withRuleIDs(in.Document, nil),
+		Created:          s.now().UnixMilli(),
+		CreatorRequestID: in.CreatorRequestID,
+		Tags:             cloneTags(in.Tags),
+	}
+	o := &planOwner{base: s.newBase(sc, kindPlan, id), dirs: d}
+	e := actors.NewEntry[Plan](s.sys.Spawn("backup.plan", o))
+	o.entry = e
+	name := in.Document.BackupPlanName
+	if !d.planNames.Reserve(name, e) {
+		s.sys.StopAsync(e.Ref())
+		return nil, planNameTaken(d, name)
+	}
+	d.plans.Reserve(id, e) // a fresh UUID: cannot be taken
+	p, err := ask[*Plan](s, e.Ref(), createCmd{rec}, func() *wire.Error { return planNotFound(id) })
+	if err != nil {
+		d.plans.Release(id, e)
+		d.planNames.Release(name, e)
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	return p, nil
+}
+
+func planNameTaken(d *dirs, name string) *wire.Error {
+	err := wire.New(wire.Backup, wire.CodeAlreadyExists, "Backup plan with the same plan document already exists")
+	if p, ok := d.planNames.Get(name); ok {
+		err = err.With("Arn", p.ARN)
+		if p.CreatorRequestID != "" {
+			err = err.With("CreatorRequestId", p.CreatorRequestID)
+		}
+	}
+	return err.With("Context", name)
+}
+
+// Plan returns the published plan with id.
+func (s *Service) Plan(sc actors.Scope, id string) (*Plan, bool) {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, false
+	}
+	return d.plans.Get(id)
+}
+
+// Plans returns every plan of the scope in creation order.
+func (s *Service) Plans(sc actors.Scope) []*Plan {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil
+	}
+	return d.plans.Snapshots(byPlanSeq)
+}
+
+// UpdatePlan replaces the plan's document and mints a new version; the
+// previous version is not kept.
+func (s *Service) UpdatePlan(sc actors.Scope, id string, doc PlanDocument) (*Plan, error) {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, planNotFound(id)
+	}
+	e, _, ok := d.plans.Entry(id)
+	if !ok {
+		return nil, planNotFound(id)
+	}
+	return ask[*Plan](s, e.Ref(), updatePlanCmd{doc: doc, versionID: wire.VersionID(), at: s.now().UnixMilli()},
+		func() *wire.Error { return planNotFound(id) })
+}
+
+// DeletePlan deletes the plan and returns it as it was, with the deletion
+// time. No tombstone is kept.
+func (s *Service) DeletePlan(sc actors.Scope, id string) (*Plan, time.Time, error) {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, time.Time{}, planNotFound(id)
+	}
+	e, _, ok := d.plans.Entry(id)
+	if !ok {
+		return nil, time.Time{}, planNotFound(id)
+	}
+	p, err := ask[*Plan](s, e.Ref(), deleteCmd{}, func() *wire.Error { return planNotFound(id) })
+	return p, s.now(), err
+}
+
+// ---- access points ----
+
+// CreateAccessPointInput is a validated CreateBackupAccessPoint request.
+type CreateAccessPointInput struct {
+	Name             string
+	RecoveryPointArn string
+	Metadata         map[string]string
+	Tags             map[string]string
+}
+
+// AccessPointStatus is the status of every access point: no recovery point
+// exists to wait for, so creation completes at once.
+const AccessPointStatus = "AVAILABLE"
+
+// CreateAccessPoint creates an access point and its tags in one write.
+func (s *Service) CreateAccessPoint(sc actors.Scope, in CreateAccessPointInput) (*AccessPoint, error) {
+	d := s.scopes.Get(sc)
+	rec := AccessPointRecord{
+		Seq:              s.seq.Add(1),
+		Name:             in.Name,
+		ARN:              wire.BackupAccessPointARN(sc.Region, sc.Account, in.Name),
+		RecoveryPointArn: in.RecoveryPointArn,
+		Metadata:         cloneTags(in.Metadata),
+		Status:           AccessPointStatus,
+		Created:          s.now().UnixMilli(),
+		Tags:             cloneTags(in.Tags),
+	}
+	o := &accessPointOwner{base: s.newBase(sc, kindAccessPoint, in.Name), dir: d.points}
+	e := actors.NewEntry[AccessPoint](s.sys.Spawn("backup.accesspoint", o))
+	o.entry = e
+	if !d.points.Reserve(in.Name, e) {
+		s.sys.StopAsync(e.Ref())
+		return nil, wire.Errorf(wire.Backup, wire.CodeAlreadyExists,
+			"Backup access point with the same name already exists").
+			With("Arn", rec.ARN).With("Context", in.Name)
+	}
+	ap, err := ask[*AccessPoint](s, e.Ref(), createCmd{rec}, func() *wire.Error { return accessPointNotFound(rec.ARN) })
+	if err != nil {
+		d.points.Release(in.Name, e)
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	return ap, nil
+}
+
+// AccessPoint returns the published access point with arn.
+func (s *Service) AccessPoint(arn string) (*AccessPoint, bool) {
+	sc, name, ok := accessPointScope(arn)
+	if !ok {
+		return nil, false
+	}
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, false
+	}
+	ap, ok := d.points.Get(name)
+	if !ok || ap.ARN != arn {
+		return nil, false
+	}
+	return ap, true
+}
+
+// AccessPoints returns every access point of the scope in creation order.
+func (s *Service) AccessPoints(sc actors.Scope) []*AccessPoint {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil
+	}
+	return d.points.Snapshots(byAccessPointSeq)
+}
+
+// DeleteAccessPoint deletes the access point with arn.
+func (s *Service) DeleteAccessPoint(arn string) error {
+	sc, name, ok := accessPointScope(arn)
+	if !ok {
+		return accessPointNotFound(arn)
+	}
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return accessPointNotFound(arn)
+	}
+	e, ap, ok := d.points.Entry(name)
+	if !ok || ap.ARN != arn {
+		return accessPointNotFound(arn)
+	}
+	_, err := ask[struct{}](s, e.Ref(), deleteCmd{}, func() *wire.Error { return accessPointNotFound(arn) })
+	return err
+}
+
+// accessPointScope reads the scope and name out of an access point ARN.
+func accessPointScope(arn string) (actors.Scope, string, bool) {
+	a, ok := wire.ParseARN(arn)
+	if !ok || a.Service != "backup" {
+		return actors.Scope{}, "", false
+	}
+	name, ok := strings.CutPrefix(a.Resource, "accesspoint/")
+	if !ok || name == "" {
+		return actors.Scope{}, "", false
+	}
+	return actors.Scope{Account: a.Account, Region: a.Region}, name, true
+}
+
+// ---- tags ----
+
+// tagTarget is the owner a tag operation's ARN names.
+type tagTarget struct {
+	ref  actors.Ref
+	tags map[string]string
+}
+
+// resolve finds the vault, plan or access point an ARN names.
+func (s *Service) resolve(arn string) (tagTarget, *wire.Error) {
+	gone := notFound("Resource %s not found.", arn).With("Context", arn)
+	a, ok := wire.ParseARN(arn)
+	if !ok {
+		return tagTarget{}, wire.Errorf(wire.Backup, wire.CodeInvalidParameterValue, "Invalid ARN: %s", arn)
+	}
+	if a.Service != "backup" {
+		return tagTarget{}, gone
+	}
+	d, ok := s.scopes.Lookup(actors.Scope{Account: a.Account, Region: a.Region})
+	if !ok {
+		return tagTarget{}, gone
+	}
+	switch {
+	case strings.HasPrefix(a.Resource, "backup-vault:"):
+		if e, v, ok := d.vaults.Entry(strings.TrimPrefix(a.Resource, "backup-vault:")); ok && v.ARN == arn {
+			return tagTarget{e.Ref(), v.Tags}, nil
+		}
+	case strings.HasPrefix(a.Resource, "backup-plan:"):
+		if e, p, ok := d.plans.Entry(strings.TrimPrefix(a.Resource, "backup-plan:")); ok && p.ARN == arn {
+			return tagTarget{e.Ref(), p.Tags}, nil
+		}
+	case strings.HasPrefix(a.Resource, "accesspoint/"):
+		if e, ap, ok := d.points.Entry(strings.TrimPrefix(a.Resource, "accesspoint/")); ok && ap.ARN == arn {
+			return tagTarget{e.Ref(), ap.Tags}, nil
+		}
+	}
+	return tagTarget{}, gone
+}
+
+// Tags returns the tags of the resource arn names.
+func (s *Service) Tags(arn string) (map[string]string, error) {
+	t, err := s.resolve(arn)
+	if err != nil {
+		return nil, err
+	}
+	return t.tags, nil
+}
+
+// Tag merges tags onto the resource arn names.
+func (s *Service) Tag(arn string, tags map[string]string) error {
+	t, err := s.resolve(arn)
+	if err != nil {
+		return err
+	}
+	_, aerr := ask[struct{}](s, t.ref, tagCmd{set: cloneTags(tags)},
+		func() *wire.Error { return notFound("Resource %s not found.", arn).With("Context", arn) })
+	return aerr
+}
+
+// Untag removes keys from the resource arn names.
+func (s *Service) Untag(arn string, keys []string) error {
+	t, err := s.resolve(arn)
+	if err != nil {
+		return err
+	}
+	_, aerr := ask[struct{}](s, t.ref, tagCmd{remove: append([]string(nil), keys...)},
+		func() *wire.Error { return notFound("Resource %s not found.", arn).With("Context", arn) })
+	return aerr
+}
+
+// ---- restore and reset ----
+
+// Restore re-creates the owner of one persisted record. It is called at
+// start, for every key of this service, before serving.
+func (s *Service) Restore(key string, value []byte) error {
+	account, region, service, kind, id, _, ok := store.ParseKey(key)
+	if !ok || service != storeService {
+		return fmt.Errorf("backup: restore: foreign key %q", key)
+	}
+	sc := actors.Scope{Account: account, Region: region}
+	d := s.scopes.Get(sc)
+	switch kind {
+	case kindVault:
+		var rec VaultRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return fmt.Errorf("backup: restore %s: %w", key, err)
+		}
+		o := &vaultOwner{base: s.newBase(sc, kind, id), dir: d.vaults}
+		e := actors.NewEntry[Vault](s.sys.Spawn("backup.vault", o))
+		o.entry = e
+		e.Publish(&Vault{VaultRecord: rec})
+		d.vaults.Reserve(rec.Name, e)
+		s.bumpSeq(rec.Seq)
+	case kindPlan:
+		var rec PlanRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return fmt.Errorf("backup: restore %s: %w", key, err)
+		}
+		o := &planOwner{base: s.newBase(sc, kind, id), dirs: d}
+		e := actors.NewEntry[Plan](s.sys.Spawn("backup.plan", o))
+		o.entry = e
+		e.Publish(&Plan{PlanRecord: rec})
+		d.plans.Reserve(rec.ID, e)
+		d.planNames.Reserve(rec.Document.BackupPlanName, e)
+		s.bumpSeq(rec.Seq)
+	case kindAccessPoint:
+		var rec AccessPointRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return fmt.Errorf("backup: restore %s: %w", key, err)
+		}
+		o := &accessPointOwner{base: s.newBase(sc, kind, id), dir: d.points}
+		e := actors.NewEntry[AccessPoint](s.sys.Spawn("backup.accesspoint", o))
+		o.entry = e
+		e.Publish(&AccessPoint{AccessPointRecord: rec})
+		d.points.Reserve(rec.Name, e)
+		s.bumpSeq(rec.Seq)
+	default:
+		return fmt.Errorf("backup: restore: unknown kind in %q", key)
+	}
+	return nil
+}
+
+// StoreService is the service segment of the keys Restore accepts.
+func (s *Service) StoreService() string { return storeService }
+
+func (s *Service) bumpSeq(seq uint64) {
+	for {
+		cur := s.seq.Load()
+		if seq <= cur || s.seq.CompareAndSwap(cur, seq) {
+			return
+		}
+	}
+}
+
+// Detach forgets every owner and stops them all, waiting until they have
+// stopped. The caller wipes the store afterwards.
+func (s *Service) Detach() {
+	var refs []actors.Ref
+	s.scopes.Range(func(_ actors.Scope, d *dirs) bool {
+		refs = append(refs, d.vaults.Drain()...)
+		refs = append(refs, d.plans.Drain()...)
+		d.planNames.Drain()
+		refs = append(refs, d.points.Drain()...)
+		return true
+	})
+	s.sys.Stop(refs)
+}
+
+// Counts reports how many resources of each kind exist, per scope.
+func (s *Service) Counts() map[actors.Scope]map[string]int {
+	out := map[actors.Scope]map[string]int{}
+	s.scopes.Range(func(sc actors.Scope, d *dirs) bool {
+		c := map[string]int{"vaults": d.vaults.Len(), "plans": d.plans.Len(), "accessPoints": d.points.Len()}
+		if c["vaults"]+c["plans"]+c["accessPoints"] > 0 {
+			out[sc] = c
+		}
+		return true
+	})
+	return out
+}
+
+func cloneTags(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return maps.Clone(m)
+}
+
+// withRuleIDs returns doc with a RuleId on every rule: the id a rule of the
+// same name had in prev, else a new one.
+func withRuleIDs(doc PlanDocument, prev []Rule) PlanDocument {
+	old := make(map[string]string, len(prev))
+	for _, r := range prev {
+		old[r.RuleName] = r.RuleID
+	}
+	rules := make([]Rule, len(doc.Rules))
+	for i, r := range doc.Rules {
+		r.RuleID = old[r.RuleName]
+		if r.RuleID == "" {
+			r.RuleID = wire.UUID()
+		}
+		rules[i] = r
+	}
+	doc.Rules = rules
+	return doc
+}

@@ -1,0 +1,148 @@
+package actors
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/puzpuzpuz/xsync/v3"
+)
+
+// Scope is where a resource lives: an account and a region.
+type Scope struct {
+	Account string
+	Region  string
+}
+
+// Entry is one owner as a directory lists it: its actor and the last
+// snapshot it published. The snapshot is nil while the owner is being
+// created and after it was deleted.
+type Entry[S any] struct {
+	ref  Ref
+	snap atomic.Pointer[S]
+}
+
+// NewEntry returns an entry for the owner running at ref.
+func NewEntry[S any](ref Ref) *Entry[S] { return &Entry[S]{ref: ref} }
+
+// Ref is the owner's actor.
+func (e *Entry[S]) Ref() Ref { return e.ref }
+
+// Snapshot is the last published state, or nil.
+func (e *Entry[S]) Snapshot() *S { return e.snap.Load() }
+
+// Publish makes s the state readers see. Only the owner calls it, and s
+// MUST NOT change afterwards.
+func (e *Entry[S]) Publish(s *S) { e.snap.Store(s) }
+
+// Directory maps ids to owners, lock-free for readers.
+type Directory[S any] struct {
+	m *xsync.MapOf[string, *Entry[S]]
+}
+
+// NewDirectory returns an empty directory.
+func NewDirectory[S any]() *Directory[S] {
+	return &Directory[S]{m: xsync.NewMapOf[string, *Entry[S]]()}
+}
+
+// Reserve claims id for e. It fails if id is already claimed, even by an
+// owner still being created.
+func (d *Directory[S]) Reserve(id string, e *Entry[S]) bool {
+	_, loaded := d.m.LoadOrStore(id, e)
+	return !loaded
+}
+
+// Release gives id up, if e still holds it.
+func (d *Directory[S]) Release(id string, e *Entry[S]) {
+	d.m.Compute(id, func(old *Entry[S], loaded bool) (*Entry[S], bool) {
+		return old, loaded && old == e
+	})
+}
+
+// Entry returns the owner holding id, if its state is published.
+func (d *Directory[S]) Entry(id string) (*Entry[S], *S, bool) {
+	e, ok := d.m.Load(id)
+	if !ok {
+		return nil, nil, false
+	}
+	s := e.snap.Load()
+	if s == nil {
+		return nil, nil, false
+	}
+	return e, s, true
+}
+
+// Get returns the published snapshot of id.
+func (d *Directory[S]) Get(id string) (*S, bool) {
+	_, s, ok := d.Entry(id)
+	return s, ok
+}
+
+// Snapshots returns every published snapshot, sorted by cmp.
+func (d *Directory[S]) Snapshots(cmp func(a, b *S) int) []*S {
+	out := make([]*S, 0, d.m.Size())
+	d.m.Range(func(_ string, e *Entry[S]) bool {
+		if s := e.snap.Load(); s != nil {
+			out = append(out, s)
+		}
+		return true
+	})
+	slices.SortFunc(out, cmp)
+	return out
+}
+
+// Len is the number of ids claimed.
+func (d *Directory[S]) Len() int { return d.m.Size() }
+
+// Drain removes every entry and returns their actors, for a reset.
+func (d *Directory[S]) Drain() []Ref {
+	var refs []Ref
+	d.m.Range(func(id string, e *Entry[S]) bool {
+		refs = append(refs, e.ref)
+		d.m.Delete(id)
+		return true
+	})
+	return refs
+}
+
+// Scopes maps each (account, region) to a service's directories, created on
+// first use.
+type Scopes[T any] struct {
+	m    *xsync.MapOf[Scope, *T]
+	make func() *T
+}
+
+// NewScopes returns an empty map whose per-scope value is built by mk.
+func NewScopes[T any](mk func() *T) *Scopes[T] {
+	return &Scopes[T]{m: xsync.NewMapOf[Scope, *T](), make: mk}
+}
+
+// Get returns sc's value, creating it if needed.
+func (s *Scopes[T]) Get(sc Scope) *T {
+	if v, ok := s.m.Load(sc); ok {
+		return v
+	}
+	v, _ := s.m.LoadOrCompute(sc, s.make)
+	return v
+}
+
+// Lookup returns sc's value if it exists, without creating it.
+func (s *Scopes[T]) Lookup(sc Scope) (*T, bool) { return s.m.Load(sc) }
+
+// Range calls f for every scope until f returns false.
+func (s *Scopes[T]) Range(f func(Scope, *T) bool) { s.m.Range(f) }
+
+// Memo caches one encoding of an immutable snapshot, so that a read served
+// many times is encoded once. Two readers may race to fill it; both encode
+// the same bytes, so either wins.
+type Memo struct{ p atomic.Pointer[[]byte] }
+
+// Get returns the cached bytes, or nil.
+func (m *Memo) Get() []byte {
+	if p := m.p.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// Set caches b, which MUST NOT change afterwards.
+func (m *Memo) Set(b []byte) { m.p.Store(&b) }

@@ -1,0 +1,183 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// ErrGone is returned by Ask when the owner stopped before it could answer
+// (it was deleted): callers map it to their service's not-found error.
+var ErrGone = errors.New("actors: owner is gone")
+
+// ErrNoAnswer is returned by Ask when the owner did not answer within the
+// system's Ask timeout: callers map it to their service's busy error.
+var ErrNoAnswer = errors.New("actors: owner did not answer in time")
+
+// ErrPanic is returned by Ask when the owner panicked while handling the
+// command. The owner survives (its state is as before the command, since
+// owners validate before they commit) and the panic is logged once.
+var ErrPanic = errors.New("actors: owner failed while handling the command")
+
+// Owner is the state machine one actor runs. Handle is called for one
+// command at a time, never concurrently, from the actor's goroutine. It MUST
+// NOT block except on its own store write, and MUST NOT keep cmd's slices
+// beyond copying them.
+type Owner interface {
+	Handle(cmd any) (reply any, err error)
+}
+
+// Finisher is implemented by owners that end themselves (a delete): once
+// Finished reports true after a command, the actor stops.
+type Finisher interface {
+	Finished() bool
+}
+
+// Ref names an owner's actor.
+type Ref struct{ pid *actor.PID }
+
+// Valid reports whether r names an actor.
+func (r Ref) Valid() bool { return r.pid != nil }
+
+// System is the actor system with the project's logger and Ask timeout.
+type System struct {
+	sys     *actor.ActorSystem
+	root    *actor.RootContext
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+// NewSystem starts an actor system that logs through log and bounds every
+// Ask by askTimeout.
+func NewSystem(log *slog.Logger, askTimeout time.Duration) *System {
+	alog := log.With("component", "actors")
+	as := actor.NewActorSystem(
+		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return alog }),
+		actor.WithDeadLetterRequestLogging(false),
+	)
+	return &System{sys: as, root: as.Root, timeout: askTimeout, log: alog}
+}
+
+// AskTimeout is the bound on every Ask.
+func (s *System) AskTimeout() time.Duration { return s.timeout }
+
+type request struct{ cmd any }
+
+type response struct {
+	v   any
+	err error
+}
+
+// linger is how long a finished owner keeps answering before it stops.
+// protoactor drops the messages still queued when an actor stops, which
+// would leave their Asks waiting for the full timeout; an Ask that looked
+// the owner up just before its deletion reaches it well within this time
+// and is answered ErrGone by the owner itself.
+const linger = time.Second
+
+type ownerActor struct {
+	o        Owner
+	sys      *System
+	stopping bool
+}
+
+func (a *ownerActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+		return
+	case request:
+		v, err := a.handle(m.cmd)
+		ctx.Respond(response{v, err})
+		if f, ok := a.o.(Finisher); ok && f.Finished() && !a.stopping {
+			a.stopping = true
+			self, root := ctx.Self(), a.sys.root
+			time.AfterFunc(linger, func() { root.Poison(self) })
+		}
+	default:
+		a.sys.log.Error("owner received an unknown message", "type", fmt.Sprintf("%T", m))
+	}
+}
+
+// handle runs one command, turning a panic into ErrPanic so that the owner
+// keeps its state (a supervisor restart would discard it).
+func (a *ownerActor) handle(cmd any) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.sys.log.Error("owner panicked", "command", fmt.Sprintf("%T", cmd), "panic", r, "stack", string(debug.Stack()))
+			v, err = nil, ErrPanic
+		}
+	}()
+	return a.o.Handle(cmd)
+}
+
+// Spawn starts an actor that runs o. kind prefixes the actor's generated
+// name ("backup.vault"); user input never becomes part of a name.
+func (s *System) Spawn(kind string, o Owner) Ref {
+	props := actor.PropsFromProducer(func() actor.Actor { return &ownerActor{o: o, sys: s} })
+	return Ref{s.root.SpawnPrefix(props, kind+"-")}
+}
+
+// Ask sends cmd to ref and waits at most the Ask timeout for its reply.
+func Ask[R any](s *System, ref Ref, cmd any) (R, error) {
+	var zero R
+	res, err := s.root.RequestFuture(ref.pid, request{cmd}, s.timeout).Result()
+	switch {
+	case errors.Is(err, actor.ErrDeadLetter):
+		return zero, ErrGone
+	case errors.Is(err, actor.ErrTimeout):
+		return zero, ErrNoAnswer
+	case err != nil:
+		return zero, fmt.Errorf("actors: ask: %w", err)
+	}
+	r, ok := res.(response)
+	if !ok {
+		return zero, fmt.Errorf("actors: ask: unexpected reply %T", res)
+	}
+	if r.err != nil {
+		return zero, r.err
+	}
+	if r.v == nil {
+		return zero, nil
+	}
+	v, ok := r.v.(R)
+	if !ok {
+		return zero, fmt.Errorf("actors: ask: reply is %T, want %T", r.v, zero)
+	}
+	return v, nil
+}
+
+// Stop stops every ref once it has answered the messages already queued,
+// and waits until each has stopped (protoactor bounds each wait by 10 s).
+func (s *System) Stop(refs []Ref) {
+	futures := make([]actor.Future, 0, len(refs))
+	for _, r := range refs {
+		if r.pid != nil {
+			futures = append(futures, s.root.PoisonFuture(r.pid))
+		}
+	}
+	var wg sync.WaitGroup
+	for _, f := range futures {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = f.Wait()
+		}()
+	}
+	wg.Wait()
+}
+
+// StopAsync stops ref, once it has answered what is queued, without
+// waiting.
+func (s *System) StopAsync(ref Ref) {
+	if ref.pid != nil {
+		s.root.Poison(ref.pid)
+	}
+}
+
+// Shutdown marks the system stopped. Owners must have been stopped first.
+func (s *System) Shutdown() { s.sys.Shutdown() }
