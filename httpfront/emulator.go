@@ -1,0 +1,188 @@
+package httpfront
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/actors"
+	abackup "github.com/cloudemu/emulator/actors/backup"
+	"github.com/cloudemu/emulator/compat"
+	"github.com/cloudemu/emulator/config"
+	hbackup "github.com/cloudemu/emulator/httpfront/backup"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/store"
+)
+
+// Version is the emulator's version, set at build time with
+// -ldflags "-X github.com/cloudemu/emulator/httpfront.Version=...".
+var Version = "0.1.0-dev"
+
+// Emulator is one emulator: its store, its owners and its HTTP front.
+type Emulator struct {
+	cfg    config.Config
+	log    *slog.Logger
+	store  store.Store
+	sys    *actors.System
+	backup *abackup.Service
+	server *Server
+
+	shutdownOnce sync.Once
+	shutdownErr  error
+}
+
+// Open builds an emulator from cfg: it opens the store, re-creates every
+// persisted owner and builds the route table. It does not listen yet.
+func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
+	e := &Emulator{cfg: cfg, log: log}
+	switch cfg.State {
+	case config.StatePersistent:
+		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{Logger: log.With("component", "store")})
+		if err != nil {
+			return nil, &config.Error{Var: "EMULATOR_DATA_DIR", Value: cfg.DataDir, Reason: err.Error()}
+		}
+		e.store = st
+	default:
+		e.store = store.NewMemory()
+	}
+	now := time.Now
+	if !cfg.FixedTime.IsZero() {
+		fixed := cfg.FixedTime
+		now = func() time.Time { return fixed }
+	}
+	e.sys = actors.NewSystem(log, cfg.AskTimeout)
+	e.backup = abackup.New(e.sys, e.store, now, log)
+	if err := e.restore(); err != nil {
+		_ = e.store.Close()
+		return nil, err
+	}
+
+	started := time.Now()
+	extra := []ExtraRoute{}
+	for _, r := range compat.Routes(compat.Deps{
+		Version:      Version,
+		Started:      started,
+		Services:     services(),
+		Storage:      compat.Storage{State: string(cfg.State), Backend: e.store.Backend(), DataDir: dataDir(cfg)},
+		Reset:        e.Reset,
+		DockerSocket: "/var/run/docker.sock",
+	}) {
+		extra = append(extra, ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
+	}
+	srv, err := NewServer(log, ServerOptions{
+		DefaultRegion: cfg.DefaultRegion,
+		MaxBodyBytes:  cfg.MaxBodyBytes,
+		Handlers: map[wire.Service]map[string]restjson.Handler{
+			wire.Backup: hbackup.Handlers(e.backup),
+		},
+		Extra: extra,
+	})
+	if err != nil {
+		_ = e.store.Close()
+		return nil, err
+	}
+	e.server = srv
+	return e, nil
+}
+
+func dataDir(cfg config.Config) string {
+	if cfg.State == config.StatePersistent {
+		return cfg.DataDir
+	}
+	return ""
+}
+
+// services describes each service's emulation for the health endpoint.
+func services() []compat.Service {
+	count := map[wire.Service]int{}
+	for _, op := range wire.Operations {
+		count[op.Service]++
+	}
+	partial := map[string]bool{}
+	for _, n := range hbackup.Partial {
+		partial[n] = true
+	}
+	backup := compat.Service{Name: "backup", Operations: count[wire.Backup]}
+	for name := range hbackup.Handlers(nil) {
+		if partial[name] {
+			backup.Partial = append(backup.Partial, name)
+		} else {
+			backup.Full = append(backup.Full, name)
+		}
+	}
+	return []compat.Service{
+		backup,
+		{Name: "apigateway", Operations: count[wire.APIGateway]},
+		{Name: "apigatewayv2", Operations: count[wire.APIGatewayV2]},
+	}
+}
+
+// restore re-creates every owner the store holds.
+func (e *Emulator) restore() error {
+	n := 0
+	err := e.store.Load(func(key string, value []byte) error {
+		_, _, service, _, _, _, ok := store.ParseKey(key)
+		if !ok {
+			return fmt.Errorf("httpfront: restore: malformed key %q", key)
+		}
+		n++
+		switch service {
+		case e.backup.StoreService():
+			return e.backup.Restore(key, value)
+		}
+		return fmt.Errorf("httpfront: restore: unknown service in key %q", key)
+	})
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		e.log.Info("state restored", "records", n, "backend", e.store.Backend())
+	}
+	return nil
+}
+
+// Handler serves one request; for in-process tests.
+func (e *Emulator) Handler() fasthttp.RequestHandler { return e.server.Handle }
+
+// Serve answers requests on ln until Shutdown.
+func (e *Emulator) Serve(ln net.Listener) error {
+	err := e.server.FastHTTP().Serve(ln)
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
+}
+
+// Reset wipes every resource of every service, the persistent store too.
+func (e *Emulator) Reset() error {
+	e.backup.Detach()
+	if err := e.store.Wipe(); err != nil {
+		return fmt.Errorf("httpfront: reset: %w", err)
+	}
+	e.log.Info("state reset")
+	return nil
+}
+
+// Shutdown drains in-flight requests (bounded by ctx), stops every owner and
+// closes the store, which makes every acknowledged write durable. It is
+// idempotent.
+func (e *Emulator) Shutdown(ctx context.Context) error {
+	e.shutdownOnce.Do(func() {
+		if err := e.server.FastHTTP().ShutdownWithContext(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			e.shutdownErr = err
+		}
+		e.backup.Detach()
+		e.sys.Shutdown()
+		if err := e.store.Close(); err != nil && e.shutdownErr == nil {
+			e.shutdownErr = err
+		}
+	})
+	return e.shutdownErr
+}

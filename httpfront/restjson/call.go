@@ -1,0 +1,241 @@
+package restjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/wire"
+)
+
+// Handler serves one operation. It returns an error (a *wire.Error, or
+// anything else, which becomes the service's internal error) or writes its
+// reply through the Call.
+type Handler func(c *Call) error
+
+// Call is one request being served: the operation it was routed to, where it
+// came from, and its labels. A Call is valid only until its Handler returns.
+type Call struct {
+	Ctx   *fasthttp.RequestCtx
+	Op    *wire.Operation
+	Scope actors.Scope
+	// Labels are the path labels' raw (percent-encoded) values, by the
+	// model's label names; they alias the request buffer.
+	labelNames  []string
+	labelValues []string
+}
+
+var callPool = sync.Pool{New: func() any { return &Call{} }}
+
+// Acquire returns an empty Call from the pool.
+func Acquire() *Call { return callPool.Get().(*Call) }
+
+// Release returns c to the pool.
+func Release(c *Call) {
+	*c = Call{labelNames: c.labelNames[:0], labelValues: c.labelValues[:0]}
+	callPool.Put(c)
+}
+
+// SetLabel records a path label's raw value.
+func (c *Call) SetLabel(name, raw string) {
+	c.labelNames = append(c.labelNames, name)
+	c.labelValues = append(c.labelValues, raw)
+}
+
+// Service is the service the call was routed to.
+func (c *Call) Service() wire.Service {
+	if c.Op == nil {
+		return wire.ServiceNone
+	}
+	return c.Op.Service
+}
+
+// Label returns the percent-decoded value of the path label called name (the
+// model's spelling). The result is a copy the caller may keep.
+func (c *Call) Label(name string) (string, error) {
+	for i, n := range c.labelNames {
+		if n != name {
+			continue
+		}
+		raw := c.labelValues[i]
+		if strings.IndexByte(raw, '%') < 0 {
+			return strings.Clone(raw), nil
+		}
+		v, err := url.PathUnescape(raw)
+		if err != nil {
+			return "", c.Invalid("Invalid percent-encoding in path label %s", name)
+		}
+		return v, nil
+	}
+	return "", nil
+}
+
+// Query returns the query parameter called name (a copy), and whether it was
+// present.
+func (c *Call) Query(name string) (string, bool) {
+	v := c.Ctx.QueryArgs().Peek(name)
+	if v == nil {
+		return "", false
+	}
+	return string(v), true
+}
+
+// QueryInt returns an integer query parameter within [lo, hi].
+func (c *Call) QueryInt(name string, lo, hi int) (n int, present bool, err error) {
+	v, ok := c.Query(name)
+	if !ok {
+		return 0, false, nil
+	}
+	n, perr := strconv.Atoi(v)
+	if perr != nil {
+		return 0, true, c.Invalid("Invalid value for %s: %q is not an integer", name, v)
+	}
+	if n < lo || n > hi {
+		return 0, true, c.Invalid("Invalid value for %s: %d must be between %d and %d", name, n, lo, hi)
+	}
+	return n, true, nil
+}
+
+// QueryBool returns a boolean query parameter.
+func (c *Call) QueryBool(name string) (b bool, present bool, err error) {
+	v, ok := c.Query(name)
+	if !ok {
+		return false, false, nil
+	}
+	switch v {
+	case "true":
+		return true, true, nil
+	case "false":
+		return false, true, nil
+	}
+	return false, true, c.Invalid("Invalid value for %s: %q is not a boolean", name, v)
+}
+
+// Invalid is the service's error for a malformed or out-of-range input.
+func (c *Call) Invalid(format string, args ...any) *wire.Error {
+	switch c.Service() {
+	case wire.Backup:
+		return wire.Errorf(wire.Backup, wire.CodeInvalidParameterValue, format, args...)
+	case wire.APIGateway, wire.APIGatewayV2:
+		return wire.Errorf(c.Service(), wire.CodeBadRequest, format, args...)
+	}
+	return wire.Errorf(wire.ServiceNone, "BadRequest", format, args...)
+}
+
+// Missing is the service's error for a required input that is absent.
+func (c *Call) Missing(member string) *wire.Error {
+	switch c.Service() {
+	case wire.Backup:
+		return wire.Errorf(wire.Backup, wire.CodeMissingParameterValue, "Missing required parameter: %s", member).
+			With("Context", member)
+	case wire.APIGateway, wire.APIGatewayV2:
+		return wire.Errorf(c.Service(), wire.CodeBadRequest, "Missing required parameter: %s", member)
+	}
+	return wire.Errorf(wire.ServiceNone, "BadRequest", "Missing required parameter: %s", member)
+}
+
+// DecodeBody decodes the JSON body into v. An empty body decodes as {}.
+// Malformed JSON and members of the wrong type are the service's
+// invalid-input error, naming the member.
+func (c *Call) DecodeBody(v any) error {
+	body := bytes.TrimSpace(c.Ctx.PostBody())
+	if len(body) == 0 {
+		return nil
+	}
+	if body[0] != '{' {
+		return c.Invalid("The request body must be a JSON object")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			member := te.Field
+			if member == "" {
+				member = "request body"
+			}
+			return c.Invalid("Invalid type for parameter %s, value: %s, valid types: %s", member, te.Value, typeName(te.Type))
+		}
+		return c.Invalid("The request body is not valid JSON")
+	}
+	return nil
+}
+
+func typeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "list"
+	}
+	return t.String()
+}
+
+// JSON writes v as the JSON body with the given status.
+func (c *Call) JSON(status int, v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		return fmt.Errorf("restjson: encode %s: %w", c.opName(), err)
+	}
+	c.Raw(status, b)
+	return nil
+}
+
+// Marshal encodes v as compact JSON without HTML escaping, as AWS does.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	return b[:len(b)-1], nil // Encode appends a newline
+}
+
+var contentTypeJSON = []byte("application/json")
+
+// Raw writes body, already JSON, with the given status.
+func (c *Call) Raw(status int, body []byte) {
+	c.Ctx.SetStatusCode(status)
+	c.Ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
+	c.Ctx.Response.SetBodyRaw(body)
+}
+
+// Empty writes an empty body with the given status.
+func (c *Call) Empty(status int) {
+	c.Ctx.SetStatusCode(status)
+	c.Ctx.Response.ResetBody()
+}
+
+func (c *Call) opName() string {
+	if c.Op == nil {
+		return "request"
+	}
+	return c.Op.Name
+}
+
+// Logger returns log with the call's request id and operation.
+func (c *Call) Logger(log *slog.Logger) *slog.Logger {
+	return log.With("requestId", string(c.Ctx.Response.Header.Peek(HeaderRequestID)), "operation", c.opName())
+}

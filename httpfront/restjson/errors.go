@@ -1,0 +1,40 @@
+package restjson
+
+import (
+	"errors"
+	"log/slog"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/httpfront/wire"
+)
+
+// Headers every response or error carries.
+const (
+	HeaderRequestID = "x-amzn-RequestId"
+	HeaderErrorType = "x-amzn-ErrorType"
+)
+
+// WriteError writes err onto the response as svc shapes it: the status of
+// its shape, x-amzn-ErrorType and the JSON members the shape declares. It is
+// the only place that writes an error. An error that is not a *wire.Error
+// becomes svc's internal error and is logged once with the request id; its
+// text never reaches the client.
+func WriteError(ctx *fasthttp.RequestCtx, svc wire.Service, err error, log *slog.Logger) {
+	var we *wire.Error
+	if !errors.As(err, &we) {
+		log.Error("internal failure", "requestId", string(ctx.Response.Header.Peek(HeaderRequestID)),
+			"path", string(ctx.Request.URI().PathOriginal()), "error", err)
+		we = wire.Internal(svc)
+	}
+	if we.Service == wire.ServiceNone && svc != wire.ServiceNone {
+		c := *we
+		c.Service = svc
+		we = &c
+	}
+	ctx.Response.ResetBody()
+	ctx.SetStatusCode(we.Status)
+	ctx.Response.Header.Set(HeaderErrorType, we.Code)
+	ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
+	ctx.Response.SetBodyRaw(wire.AppendBody(make([]byte, 0, 128), we))
+}

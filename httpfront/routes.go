@@ -1,0 +1,259 @@
+package httpfront
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fasthttp/router"
+	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/httpfront/wire"
+)
+
+// binding is one operation bound to its handler, with the model's names of
+// its path labels in order.
+type binding struct {
+	op      *wire.Operation
+	handler restjson.Handler
+	labels  []string
+	// queryKey/queryValue are the operation's literal query, split.
+	queryKey, queryValue string
+}
+
+// route is one method and path template of the router, and the operations
+// that share it: several when only a literal query tells them apart
+// (CreateRestApi, ImportRestApi) or when two services share the path
+// (GET /tags/{arn}).
+type route struct {
+	method   string
+	template string // router path: labels renamed by position
+	bindings []*binding
+}
+
+// labelKeys are the router's names for the path labels, by position, so
+// that operations whose models spell a position differently share a node.
+var labelKeys = func() []string {
+	k := make([]string, 16)
+	for i := range k {
+		k[i] = "L" + strconv.Itoa(i)
+	}
+	return k
+}()
+
+// routerTemplate converts a model path to a router path. Labels are renamed
+// by position; a greedy label, or an ARN label in last position, becomes a
+// catch-all so that an ARN sent with raw slashes still routes.
+func routerTemplate(path string) (template string, labels []string, err error) {
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	var b strings.Builder
+	for i, seg := range segs {
+		b.WriteByte('/')
+		if !strings.HasPrefix(seg, "{") {
+			if strings.ContainsAny(seg, "{}") {
+				return "", nil, fmt.Errorf("httpfront: label inside a segment in %q", path)
+			}
+			b.WriteString(seg)
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(seg, "{"), "}")
+		greedy := strings.HasSuffix(name, "+")
+		name = strings.TrimSuffix(name, "+")
+		if len(labels) == len(labelKeys) {
+			return "", nil, fmt.Errorf("httpfront: too many labels in %q", path)
+		}
+		key := labelKeys[len(labels)]
+		labels = append(labels, name)
+		last := i == len(segs)-1
+		if last && (greedy || strings.Contains(strings.ToLower(name), "arn")) {
+			b.WriteString("{" + key + ":*}")
+		} else {
+			b.WriteString("{" + key + "}")
+		}
+	}
+	return b.String(), labels, nil
+}
+
+// buildRoutes groups every operation of the table by method and router
+// template, binding each to its handler or to NotImplementedException.
+func buildRoutes(ops []wire.Operation, handlers map[wire.Service]map[string]restjson.Handler) ([]*route, error) {
+	byKey := map[string]*route{}
+	var routes []*route
+	for i := range ops {
+		op := &ops[i]
+		tmpl, labels, err := routerTemplate(op.Path)
+		if err != nil {
+			return nil, err
+		}
+		h := handlers[op.Service][op.Name]
+		if h == nil {
+			h = notImplemented(op)
+		}
+		b := &binding{op: op, handler: h, labels: labels}
+		b.queryKey, b.queryValue, _ = strings.Cut(op.Query, "=")
+		key := op.Method + " " + tmpl
+		r := byKey[key]
+		if r == nil {
+			r = &route{method: op.Method, template: tmpl}
+			byKey[key] = r
+			routes = append(routes, r)
+		}
+		r.bindings = append(r.bindings, b)
+	}
+	// fasthttp/router's catch-all also matches its parent path, so where the
+	// parent is a route of its own (GET /backup-access-point lists, GET
+	// /backup-access-point/{arn} describes) the label stays one segment.
+	taken := map[string]bool{}
+	for _, r := range routes {
+		taken[r.method+" "+r.template] = true
+	}
+	for _, r := range routes {
+		i := strings.LastIndex(r.template, "/{")
+		if i < 0 || !strings.HasSuffix(r.template, ":*}") {
+			continue
+		}
+		parent := r.template[:i]
+		if parent == "" {
+			parent = "/"
+		}
+		if taken[r.method+" "+parent] {
+			r.template = strings.TrimSuffix(r.template, ":*}") + "}"
+		}
+	}
+	return routes, nil
+}
+
+func notImplemented(op *wire.Operation) restjson.Handler {
+	msg := fmt.Sprintf("The operation %s of service %s is not implemented by this emulator.", op.Name, op.Service)
+	return func(*restjson.Call) error {
+		return wire.New(op.Service, wire.CodeNotImplemented, msg)
+	}
+}
+
+// pick chooses the operation a request on a shared route means.
+func (s *Server) pick(r *route, ctx *fasthttp.RequestCtx) *binding {
+	if len(r.bindings) == 1 {
+		return r.bindings[0]
+	}
+	// A literal query tells operations on one path apart.
+	var plain *binding
+	args := ctx.QueryArgs()
+	services := 0
+	for _, b := range r.bindings {
+		if b.queryKey == "" {
+			plain = b
+			continue
+		}
+		if v := args.Peek(b.queryKey); v != nil && (b.queryValue == "" || string(v) == b.queryValue) {
+			return b
+		}
+	}
+	for _, b := range r.bindings {
+		if b.op.Service != r.bindings[0].op.Service {
+			services++
+		}
+	}
+	if services == 0 {
+		return plain
+	}
+	// Two services share the path (GET /tags/{arn}): the SigV4 scope
+	// decides, else the ARN (API Gateway ARNs have an empty account and a
+	// path resource).
+	want := wire.Backup
+	if sc, ok := s.credential(ctx); ok {
+		switch string(sc.Service) {
+		case "apigateway":
+			want = wire.APIGateway
+		case "backup":
+			want = wire.Backup
+		default:
+			want = s.serviceOfARN(ctx)
+		}
+	} else {
+		want = s.serviceOfARN(ctx)
+	}
+	for _, b := range r.bindings {
+		if b.op.Service == want {
+			return b
+		}
+	}
+	return r.bindings[0]
+}
+
+var apigatewayARN = []byte(":apigateway:")
+
+func (s *Server) serviceOfARN(ctx *fasthttp.RequestCtx) wire.Service {
+	raw, _ := ctx.UserValue(labelKeys[0]).(string)
+	v := []byte(raw)
+	if bytes.IndexByte(v, '%') >= 0 {
+		v = fasthttp.AppendUnquotedArg(nil, v)
+	}
+	if bytes.Contains(v, apigatewayARN) {
+		return wire.APIGateway
+	}
+	return wire.Backup
+}
+
+// register adds every route to rt.
+func (s *Server) register(rt *router.Router, routes []*route) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("httpfront: route table: %v", r)
+		}
+	}()
+	for _, r := range routes {
+		rt.Handle(r.method, r.template, s.serveRoute(r))
+	}
+	return nil
+}
+
+// serveRoute returns the fasthttp handler of one route: choose the
+// operation, build the Call, run the handler, write its error.
+func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
+	return func(ctx *fasthttp.RequestCtx) {
+		b := s.pick(r, ctx)
+		c := restjson.Acquire()
+		c.Ctx = ctx
+		c.Op = b.op
+		if b.op.Service != wire.ServiceNone {
+			c.Scope = s.scope(ctx)
+		}
+		for i, name := range b.labels {
+			raw, _ := ctx.UserValue(labelKeys[i]).(string)
+			c.SetLabel(name, raw)
+		}
+		if err := b.handler(c); err != nil {
+			restjson.WriteError(ctx, b.op.Service, err, s.log)
+		}
+		restjson.Release(c)
+	}
+}
+
+// servicePrefixes classifies a path no route matched, so that its 404 is
+// shaped as the service it was meant for.
+var servicePrefixes = func() map[string]wire.Service {
+	m := map[string]wire.Service{}
+	for _, op := range wire.Operations {
+		if op.Service == wire.APIGatewayV2 {
+			continue
+		}
+		seg := strings.SplitN(strings.TrimPrefix(op.Path, "/"), "/", 2)[0]
+		if _, dup := m[seg]; !dup {
+			m[seg] = op.Service
+		}
+	}
+	return m
+}()
+
+func classify(path []byte) wire.Service {
+	if bytes.HasPrefix(path, []byte("/v2/")) {
+		return wire.APIGatewayV2
+	}
+	seg := bytes.TrimPrefix(path, []byte("/"))
+	if i := bytes.IndexByte(seg, '/'); i >= 0 {
+		seg = seg[:i]
+	}
+	return servicePrefixes[string(seg)]
+}

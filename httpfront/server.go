@@ -1,0 +1,207 @@
+package httpfront
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/fasthttp/router"
+	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/httpfront/wire"
+)
+
+// Server is the HTTP front: it stamps every request with an id, recovers
+// panics, bounds bodies, routes each request to its operation and writes
+// errors in one place.
+type Server struct {
+	log          *slog.Logger
+	router       *router.Router
+	ids          *wire.RequestIDs
+	defaultScope actors.Scope
+	fast         *fasthttp.Server
+}
+
+// ServerOptions configure a Server.
+type ServerOptions struct {
+	DefaultRegion string
+	MaxBodyBytes  int
+	Handlers      map[wire.Service]map[string]restjson.Handler
+	// Extra routes outside the AWS models (the emulator's own endpoints).
+	Extra []ExtraRoute
+}
+
+// ExtraRoute is an endpoint that is not an AWS operation.
+type ExtraRoute struct {
+	Method, Path, Name string
+	Handler            restjson.Handler
+}
+
+// NewServer builds the route table from the operation table and opts.
+func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
+	s := &Server{
+		log:          log.With("component", "httpfront"),
+		ids:          wire.NewRequestIDs(),
+		defaultScope: actors.Scope{Account: wire.DefaultAccount, Region: opts.DefaultRegion},
+	}
+	routes, err := buildRoutes(wire.Operations, opts.Handlers)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range opts.Extra {
+		op := &wire.Operation{Service: wire.ServiceNone, Name: e.Name, Method: e.Method, Path: e.Path, Status: 200}
+		routes = append(routes, &route{method: e.Method, template: e.Path,
+			bindings: []*binding{{op: op, handler: e.Handler}}})
+	}
+	rt := router.New()
+	rt.RedirectTrailingSlash = false
+	rt.RedirectFixedPath = false
+	rt.HandleMethodNotAllowed = false
+	rt.HandleOPTIONS = false
+	if err := s.register(rt, routes); err != nil {
+		return nil, err
+	}
+	s.router = rt
+	s.fast = &fasthttp.Server{
+		Handler:      s.Handle,
+		ErrorHandler: s.handleParseError,
+		Name:         "",
+		// Timeouts bound idle keep-alive connections, which a graceful
+		// shutdown does not close by itself.
+		ReadTimeout:                   60 * time.Second,
+		WriteTimeout:                  60 * time.Second,
+		IdleTimeout:                   60 * time.Second,
+		MaxRequestBodySize:            opts.MaxBodyBytes,
+		NoDefaultServerHeader:         true,
+		NoDefaultContentType:          true,
+		DisableHeaderNamesNormalizing: false,
+		CloseOnShutdown:               true,
+		ReadBufferSize:                16 << 10, // SDK requests carry long signed headers
+		Logger:                        slogPrinter{s.log},
+	}
+	return s, nil
+}
+
+// FastHTTP is the underlying server, for Serve and Shutdown.
+func (s *Server) FastHTTP() *fasthttp.Server { return s.fast }
+
+// Handle serves one request.
+func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	// Header names go out as AWS spells them (x-amzn-RequestId); request
+	// header lookups stay case-insensitive.
+	ctx.Response.Header.DisableNormalizing()
+	var idBuf [36]byte
+	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
+	defer s.recoverPanic(ctx)
+
+	path := ctx.Request.URI().PathOriginal()
+	// One trailing slash is optional everywhere: botocore sends it on some
+	// Backup paths, the Go SDK does not.
+	if n := len(path); n > 1 && path[n-1] == '/' {
+		path = path[:n-1]
+	}
+	h, _ := s.router.Lookup(b2s(ctx.Method()), b2s(path), ctx)
+	if h == nil {
+		s.unknown(ctx, path)
+		return
+	}
+	h(ctx)
+}
+
+func (s *Server) unknown(ctx *fasthttp.RequestCtx, path []byte) {
+	svc := classify(path)
+	restjson.WriteError(ctx, svc, wire.Errorf(svc, wire.CodeUnknownOperation,
+		"No operation matches %s %s", ctx.Method(), truncate(path, 256)), s.log)
+}
+
+func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	svc := classify(ctx.Request.URI().PathOriginal())
+	s.log.Error("panic while serving a request",
+		"requestId", string(ctx.Response.Header.Peek(restjson.HeaderRequestID)),
+		"method", string(ctx.Method()), "path", string(truncate(ctx.Request.URI().PathOriginal(), 256)),
+		"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	restjson.WriteError(ctx, svc, wire.Internal(svc), s.log)
+}
+
+// handleParseError answers requests fasthttp could not read, in the shape of
+// the service they were meant for.
+func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
+	ctx.Response.Header.DisableNormalizing()
+	var idBuf [36]byte
+	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
+	svc := classify(ctx.Request.URI().PathOriginal())
+	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		restjson.WriteError(ctx, svc, wire.Errorf(svc, wire.CodeRequestEntityTooLarge,
+			"The request body is larger than the limit of %d bytes", s.fast.MaxRequestBodySize), s.log)
+		ctx.SetConnectionClose()
+		return
+	}
+	var code string
+	switch svc {
+	case wire.Backup:
+		code = wire.CodeInvalidRequest
+	case wire.APIGateway, wire.APIGatewayV2:
+		code = wire.CodeBadRequest
+	default:
+		code = "BadRequest"
+	}
+	restjson.WriteError(ctx, svc, wire.New(svc, code, "The request could not be read: malformed HTTP"), s.log)
+	ctx.SetConnectionClose()
+}
+
+var (
+	headerAuthorization = []byte("Authorization")
+	queryCredential     = []byte("X-Amz-Credential")
+)
+
+// credential returns the SigV4 credential scope of the request, from the
+// Authorization header or a presigned URL's X-Amz-Credential.
+func (s *Server) credential(ctx *fasthttp.RequestCtx) (wire.Scope, bool) {
+	if h := ctx.Request.Header.PeekBytes(headerAuthorization); len(h) > 0 {
+		return wire.ParseAuthorization(h)
+	}
+	if q := ctx.QueryArgs().PeekBytes(queryCredential); len(q) > 0 {
+		return wire.ParseCredential(q)
+	}
+	return wire.Scope{}, false
+}
+
+// scope is the account and region a request acts in. Unsigned requests, and
+// credentials that do not name them, get the defaults.
+func (s *Server) scope(ctx *fasthttp.RequestCtx) actors.Scope {
+	sc := s.defaultScope
+	cred, ok := s.credential(ctx)
+	if !ok {
+		return sc
+	}
+	if acct, ok := wire.AccountOf(cred.AccessKey); ok {
+		sc.Account = string(acct)
+	}
+	if r, ok := region(cred.Region); ok {
+		sc.Region = r
+	}
+	return sc
+}
+
+func truncate(b []byte, n int) []byte {
+	if len(b) <= n {
+		return b
+	}
+	return append(bytes.Clone(b[:n]), "..."...)
+}
+
+// slogPrinter adapts fasthttp's Printf logger to slog.
+type slogPrinter struct{ log *slog.Logger }
+
+func (p slogPrinter) Printf(format string, args ...any) {
+	p.log.Debug(fmt.Sprintf(format, args...))
+}
