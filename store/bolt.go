@@ -362,3 +362,6 @@ func (s *boltStore) Close() error {
 
 // Backend implements Store.
 func (s *boltStore) Backend() string { return "bbolt" }
+
+// Durable implements Store.
+func (s *boltStore) Durable() bool { return true }

@@ -62,3 +62,6 @@ func (m *memoryStore) Close() error {
 
 // Backend implements Store.
 func (m *memoryStore) Backend() string { return "memory" }
+
+// Durable implements Store: the memory store keeps nothing.
+func (m *memoryStore) Durable() bool { return false }

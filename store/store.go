@@ -49,6 +49,10 @@ type Store interface {
 	Close() error
 	// Backend names the implementation for the health endpoint.
 	Backend() string
+	// Durable reports whether Apply keeps what it is given. When it does
+	// not, owners skip encoding their records and Apply only checks the
+	// epoch.
+	Durable() bool
 }
 
 // Key builds a versioned, scoped record key:
