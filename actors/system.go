@@ -46,11 +46,59 @@ func (r Ref) Valid() bool { return r.pid != nil }
 
 // System is the actor system with the project's logger and Ask timeout.
 type System struct {
-	sys     *actor.ActorSystem
-	root    *actor.RootContext
-	timeout time.Duration
-	log     *slog.Logger
+	sys        *actor.ActorSystem
+	root       *actor.RootContext
+	timeout    time.Duration
+	log        *slog.Logger
+	dispatcher *dispatcher
 }
+
+// dispatcher runs mailboxes on long-lived goroutines whose stacks have
+// already grown. protoactor's default starts a goroutine per scheduling,
+// and an owner that is spawned, asked once and left idle pays for a new
+// goroutine and its stack growth on every message.
+type dispatcher struct {
+	idle chan func()
+	done chan struct{}
+}
+
+// dispatcherWorkers is how many goroutines wait for work; beyond them,
+// work gets a goroutine of its own as with the default dispatcher.
+const dispatcherWorkers = 64
+
+// throughput is how many messages a mailbox processes before it yields.
+const throughput = 300
+
+func newDispatcher() *dispatcher {
+	d := &dispatcher{idle: make(chan func()), done: make(chan struct{})}
+	for range dispatcherWorkers {
+		go func() {
+			for {
+				select {
+				case fn := <-d.idle:
+					fn()
+				case <-d.done:
+					return
+				}
+			}
+		}()
+	}
+	return d
+}
+
+// Schedule hands fn to an idle worker, or to a new goroutine when none is
+// idle (a worker may be waiting on its owner's store write), so that it
+// never blocks and never queues work behind a busy worker.
+func (d *dispatcher) Schedule(fn func()) {
+	select {
+	case d.idle <- fn:
+	default:
+		go fn()
+	}
+}
+
+// Throughput implements actor.Dispatcher.
+func (d *dispatcher) Throughput() int { return throughput }
 
 // NewSystem starts an actor system that logs through log and bounds every
 // Ask by askTimeout.
@@ -60,7 +108,7 @@ func NewSystem(log *slog.Logger, askTimeout time.Duration) *System {
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return alog }),
 		actor.WithDeadLetterRequestLogging(false),
 	)
-	return &System{sys: as, root: as.Root, timeout: askTimeout, log: alog}
+	return &System{sys: as, root: as.Root, timeout: askTimeout, log: alog, dispatcher: newDispatcher()}
 }
 
 // AskTimeout is the bound on every Ask.
@@ -118,7 +166,8 @@ func (a *ownerActor) handle(cmd any) (v any, err error) {
 // Spawn starts an actor that runs o. kind prefixes the actor's generated
 // name ("backup.vault"); user input never becomes part of a name.
 func (s *System) Spawn(kind string, o Owner) Ref {
-	props := actor.PropsFromProducer(func() actor.Actor { return &ownerActor{o: o, sys: s} })
+	props := actor.PropsFromProducer(func() actor.Actor { return &ownerActor{o: o, sys: s} },
+		actor.WithDispatcher(s.dispatcher))
 	return Ref{s.root.SpawnPrefix(props, kind+"-")}
 }
 
@@ -179,5 +228,10 @@ func (s *System) StopAsync(ref Ref) {
 	}
 }
 
-// Shutdown marks the system stopped. Owners must have been stopped first.
-func (s *System) Shutdown() { s.sys.Shutdown() }
+// Shutdown marks the system stopped and ends the dispatcher's workers;
+// work scheduled later (a lingering owner's stop) gets its own goroutine.
+// Owners must have been stopped first.
+func (s *System) Shutdown() {
+	s.sys.Shutdown()
+	close(s.dispatcher.done)
+}
