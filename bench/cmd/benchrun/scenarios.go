@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// baselineName is the scenario every other is compared with.
+const baselineName = "bare"
+
+// scenario is one target of "benchrun compare". To add one, append it to
+// the list in scenarios().
+type scenario struct {
+	Name string
+	// Emulator runs the scenario against its own instance of the -emulator
+	// binary, started with EMULATOR_HOST, EMULATOR_PORT and Env, and ready
+	// once GET /_emulator/health answers 200. Without -emulator the scenario
+	// is skipped with a note. When false, it runs against the bare server.
+	Emulator bool
+	// Env is extra KEY=VALUE environment for the emulator instance.
+	Env []string
+	// Setup, if set, runs once against addr before any measured run, e.g. to
+	// create the resources that Build's request reads.
+	Setup func(ctx context.Context, addr string) error
+	// Build fills the request that is sent over and over (see bench.Target).
+	Build func(req *fasthttp.Request)
+	// Vary, if set, changes the request before every send (see bench.Target).
+	Vary func(req *fasthttp.Request)
+	// DataDir runs the emulator with EMULATOR_STATE=persistent in a fresh
+	// temporary directory, removed afterwards.
+	DataDir bool
+}
+
+// scenarios returns the registered scenarios, baseline first.
+func scenarios() []scenario {
+	return []scenario{
+		{
+			// The ceiling: the smallest request to a handler doing nothing.
+			Name:  baselineName,
+			Build: get("/"),
+		},
+		{
+			// What parsing an SDK-sized request costs before any emulator
+			// work: a CreateBackupVault as aws-sdk-go-v2 sends it (restJson1
+			// PUT, SigV4 headers, small JSON body), answered by the bare
+			// handler. The floor for any emulator write call.
+			Name:  "bare-sdk-put",
+			Build: sdkPut,
+		},
+		{
+			// DescribeBackupVault as the SDK sends it: a read served from the
+			// vault owner's published snapshot.
+			Name:     "DescribeBackupVault",
+			Emulator: true,
+			Setup:    createVault("bench-vault"),
+			Build:    sdkGet("/backup-vaults/bench-vault"),
+		},
+		{
+			// CreateBackupVault in memory, a new vault each request: one
+			// owner actor spawned and asked per request.
+			Name:     "CreateBackupVault/memory",
+			Emulator: true,
+			Build:    sdkPut,
+			Vary:     newVaultName(),
+		},
+		{
+			// The same in persistent mode with the store's group commit.
+			Name:     "CreateBackupVault/persistent",
+			Emulator: true,
+			DataDir:  true,
+			Build:    sdkPut,
+			Vary:     newVaultName(),
+		},
+		{
+			// The same with one fsync per write, to show what batching buys.
+			Name:     "CreateBackupVault/persistent-batch=1",
+			Emulator: true,
+			DataDir:  true,
+			Env:      []string{"EMULATOR_STORE_MAX_BATCH=1"},
+			Build:    sdkPut,
+			Vary:     newVaultName(),
+		},
+	}
+}
+
+// sdkHeaders sets the headers aws-sdk-go-v2 sends with every Backup call.
+func sdkHeaders(req *fasthttp.Request) {
+	req.Header.Set("User-Agent", "aws-sdk-go-v2/1.41.0 ua/2.1 os/linux lang/go#1.26 md/GOOS#linux md/GOARCH#amd64 api/backup#1.54.0 m/E")
+	req.Header.Set("X-Amz-Date", "20250101T000000Z")
+	req.Header.Set("X-Amz-Content-Sha256", strings.Repeat("ab", 32))
+	req.Header.Set("Amz-Sdk-Invocation-Id", "3f1d6a6e-6c1b-4b7e-9d47-0b1d1c2e3f4a")
+	req.Header.Set("Amz-Sdk-Request", "attempt=1; max=3")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/backup/aws4_request, "+
+		"SignedHeaders=amz-sdk-invocation-id;amz-sdk-request;content-length;content-type;host;x-amz-content-sha256;x-amz-date, "+
+		"Signature="+strings.Repeat("0f", 32))
+}
+
+func sdkGet(path string) func(*fasthttp.Request) {
+	return func(req *fasthttp.Request) {
+		req.Header.SetMethod(fasthttp.MethodGet)
+		req.SetRequestURI(path)
+		sdkHeaders(req)
+	}
+}
+
+// createVault returns a Setup that creates one vault and checks the answer.
+func createVault(name string) func(context.Context, string) error {
+	return func(ctx context.Context, addr string) error {
+		req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+		defer fasthttp.ReleaseRequest(req)
+		defer fasthttp.ReleaseResponse(resp)
+		req.Header.SetMethod(fasthttp.MethodPut)
+		req.SetRequestURI("http://" + addr + "/backup-vaults/" + name)
+		if err := fasthttp.DoTimeout(req, resp, 5*time.Second); err != nil {
+			return err
+		}
+		if resp.StatusCode() != fasthttp.StatusOK {
+			return fmt.Errorf("create vault %s: %d %s", name, resp.StatusCode(), resp.Body())
+		}
+		return nil
+	}
+}
+
+// newVaultName returns a Vary that gives every request its own vault name,
+// unique across workers and runs.
+func newVaultName() func(*fasthttp.Request) {
+	var seq atomic.Uint64
+	prefix := "/backup-vaults/b" + strconv.FormatInt(time.Now().UnixNano()%1e6, 36) + "-"
+	return func(req *fasthttp.Request) {
+		var buf [64]byte
+		b := append(buf[:0], prefix...)
+		b = strconv.AppendUint(b, seq.Add(1), 36)
+		req.URI().SetPathBytes(b)
+	}
+}
+
+func get(path string) func(*fasthttp.Request) {
+	return func(req *fasthttp.Request) {
+		req.Header.SetMethod(fasthttp.MethodGet)
+		req.SetRequestURI(path)
+	}
+}
+
+// sdkPut builds a request with the headers and size of a real SDK call. The
+// signature is fixed: the bare handler does not check it.
+func sdkPut(req *fasthttp.Request) {
+	req.Header.SetMethod(fasthttp.MethodPut)
+	req.SetRequestURI("/backup-vaults/bench-vault")
+	req.Header.SetContentType("application/json")
+	sdkHeaders(req)
+	req.SetBodyString(`{"BackupVaultTags":{"team":"platform","env":"bench"},"CreatorRequestId":"bench-0001","EncryptionKeyArn":"arn:aws:kms:us-east-1:000000000000:key/11111111-2222-3333-4444-555555555555"}`)
+}
