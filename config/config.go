@@ -35,6 +35,9 @@ type Config struct {
 	MaxBodyBytes  int           // EMULATOR_MAX_BODY_BYTES
 	AskTimeout    time.Duration // EMULATOR_ASK_TIMEOUT
 	ShutdownGrace time.Duration // EMULATOR_SHUTDOWN_GRACE
+	// StoreMaxBatch caps the writes committed with one fsync
+	// (EMULATOR_STORE_MAX_BATCH); 1 syncs every write on its own.
+	StoreMaxBatch int
 	// FixedTime, when non-zero, freezes the clock (tests, reproducible runs).
 	FixedTime time.Time
 }
@@ -51,6 +54,7 @@ func Default() Config {
 		MaxBodyBytes:  10 << 20,
 		AskTimeout:    10 * time.Second,
 		ShutdownGrace: 5 * time.Second,
+		StoreMaxBatch: 256,
 	}
 }
 
@@ -136,6 +140,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_MAX_BODY_BYTES", v, "must be a byte count from 1024 to 1073741824"}
 		}
 		c.MaxBodyBytes = n
+	}
+	if v, ok := get("EMULATOR_STORE_MAX_BATCH"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 4096 {
+			return c, &Error{"EMULATOR_STORE_MAX_BATCH", v, "must be a count from 1 to 4096"}
+		}
+		c.StoreMaxBatch = n
 	}
 	for _, d := range []struct {
 		name string

@@ -44,7 +44,7 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 	e := &Emulator{cfg: cfg, log: log}
 	switch cfg.State {
 	case config.StatePersistent:
-		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{Logger: log.With("component", "store")})
+		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{MaxBatch: cfg.StoreMaxBatch, Logger: log.With("component", "store")})
 		if err != nil {
 			return nil, &config.Error{Var: "EMULATOR_DATA_DIR", Value: cfg.DataDir, Reason: err.Error()}
 		}
