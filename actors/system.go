@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -209,15 +208,11 @@ func (s *System) Stop(refs []Ref) {
 			futures = append(futures, s.root.PoisonFuture(r.pid))
 		}
 	}
-	var wg sync.WaitGroup
+	// The owners stop concurrently; waiting on each in turn takes as long
+	// as the slowest.
 	for _, f := range futures {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = f.Wait()
-		}()
+		_ = f.Wait()
 	}
-	wg.Wait()
 }
 
 // StopAsync stops ref, once it has answered what is queued, without
