@@ -6,6 +6,7 @@ import (
 	"maps"
 
 	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/wire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -32,17 +33,14 @@ type (
 // epoch it was born in, and whether it has been deleted.
 type base struct {
 	store store.Store
+	scope actors.Scope
 	key   string
 	epoch uint64
 	done  bool
 }
 
-func (s *Service) newBase(sc actors.Scope, kind, id string) base {
-	return base{
-		store: s.store,
-		key:   store.Key(sc.Account, sc.Region, storeService, kind, id),
-		epoch: s.store.Epoch(),
-	}
+func (s *Service) newBase(sc actors.Scope) base {
+	return base{store: s.store, scope: sc, epoch: s.store.Epoch()}
 }
 
 // Finished implements actors.Finisher: a deleted owner stops.
@@ -92,15 +90,60 @@ var errGone = actors.ErrGone
 
 func unexpected(cmd any) error { return fmt.Errorf("backup: unexpected command %T", cmd) }
 
-// ---- vault ----
-
-type vaultOwner struct {
-	base
-	entry *actors.Entry[Vault]
-	dir   *actors.Directory[Vault]
+// kindOps are what the generic owner needs to know of one kind of record R,
+// published as *S.
+type kindOps[S, R any] struct {
+	kind string                      // the store key's kind segment
+	wrap func(R) *S                  // the snapshot holding a record
+	rec  func(*S) R                  // the record a snapshot holds (a copy)
+	tags func(*R) *map[string]string // where a record keeps its tags
+	seq  func(R) uint64              // the record's creation order
+	id   func(R) string              // the store key's id segment
 }
 
-func (o *vaultOwner) Handle(cmd any) (any, error) {
+var (
+	vaultOps = kindOps[Vault, VaultRecord]{
+		kind: kindVault,
+		seq:  func(r VaultRecord) uint64 { return r.Seq },
+		id:   func(r VaultRecord) string { return r.Name },
+		wrap: func(r VaultRecord) *Vault { return &Vault{VaultRecord: r} },
+		rec:  func(v *Vault) VaultRecord { return v.VaultRecord },
+		tags: func(r *VaultRecord) *map[string]string { return &r.Tags },
+	}
+	planOps = kindOps[Plan, PlanRecord]{
+		kind: kindPlan,
+		seq:  func(r PlanRecord) uint64 { return r.Seq },
+		id:   func(r PlanRecord) string { return r.ID },
+		wrap: func(r PlanRecord) *Plan { return &Plan{PlanRecord: r} },
+		rec:  func(p *Plan) PlanRecord { return p.PlanRecord },
+		tags: func(r *PlanRecord) *map[string]string { return &r.Tags },
+	}
+	accessPointOps = kindOps[AccessPoint, AccessPointRecord]{
+		kind: kindAccessPoint,
+		seq:  func(r AccessPointRecord) uint64 { return r.Seq },
+		id:   func(r AccessPointRecord) string { return r.Name },
+		wrap: func(r AccessPointRecord) *AccessPoint { return &AccessPoint{AccessPointRecord: r} },
+		rec:  func(a *AccessPoint) AccessPointRecord { return a.AccessPointRecord },
+		tags: func(r *AccessPointRecord) *map[string]string { return &r.Tags },
+	}
+)
+
+// owner is the actor state of one vault, plan or access point: it persists
+// its record, publishes it, and answers create, tag and delete alike; a
+// kind with more commands (plans) handles them in more.
+type owner[S, R any] struct {
+	base
+	ops   kindOps[S, R]
+	entry *actors.Entry[S]
+	// reserve claims the record's ids in its directories for e, or says
+	// which is taken; release gives back those e holds.
+	reserve func(e *actors.Entry[S], rec R) *wire.Error
+	release func(e *actors.Entry[S], rec R)
+	// more handles kind-specific commands; nil if there are none.
+	more func(o *owner[S, R], cur *S, cmd any) (any, error)
+}
+
+func (o *owner[S, R]) Handle(cmd any) (any, error) {
 	if o.done {
 		return nil, errGone
 	}
@@ -110,141 +153,65 @@ func (o *vaultOwner) Handle(cmd any) (any, error) {
 	}
 	switch c := cmd.(type) {
 	case createCmd:
-		rec := c.rec.(VaultRecord)
-		if err := o.put(rec); err != nil {
-			return nil, err
-		}
-		v := &Vault{VaultRecord: rec}
-		o.entry.Publish(v)
-		return v, nil
+		return o.commit(c.rec.(R))
 	case tagCmd:
-		rec := cur.VaultRecord
-		rec.Tags = retag(rec.Tags, c)
-		if err := o.put(rec); err != nil {
-			return nil, err
-		}
-		o.entry.Publish(&Vault{VaultRecord: rec})
-		return nil, nil
+		rec := o.ops.rec(cur)
+		t := o.ops.tags(&rec)
+		*t = retag(*t, c)
+		_, err := o.commit(rec)
+		return nil, err
 	case deleteCmd:
 		if err := o.remove(); err != nil {
 			return nil, err
 		}
 		o.entry.Publish(nil)
-		o.dir.Release(cur.Name, o.entry)
+		o.release(o.entry, o.ops.rec(cur))
 		o.done = true
-		return nil, nil
+		return cur, nil
+	}
+	if o.more != nil {
+		return o.more(o, cur, cmd)
 	}
 	return nil, unexpected(cmd)
 }
 
-// ---- plan ----
-
-type planOwner struct {
-	base
-	entry *actors.Entry[Plan]
-	dirs  *dirs
+// commit persists rec and publishes it; readers see it once it is durable.
+func (o *owner[S, R]) commit(rec R) (*S, error) {
+	if err := o.put(rec); err != nil {
+		return nil, err
+	}
+	snap := o.ops.wrap(rec)
+	o.entry.Publish(snap)
+	return snap, nil
 }
 
-func (o *planOwner) Handle(cmd any) (any, error) {
-	if o.done {
-		return nil, errGone
-	}
-	cur := o.entry.Snapshot()
-	if _, creating := cmd.(createCmd); !creating && cur == nil {
-		return nil, errGone
-	}
-	switch c := cmd.(type) {
-	case createCmd:
-		rec := c.rec.(PlanRecord)
-		if err := o.put(rec); err != nil {
-			return nil, err
+// updatePlan handles a plan's own command: a new version of its document,
+// which may rename it.
+func updatePlan(d *dirs) func(o *owner[Plan, PlanRecord], cur *Plan, cmd any) (any, error) {
+	return func(o *owner[Plan, PlanRecord], cur *Plan, cmd any) (any, error) {
+		c, ok := cmd.(updatePlanCmd)
+		if !ok {
+			return nil, unexpected(cmd)
 		}
-		p := &Plan{PlanRecord: rec}
-		o.entry.Publish(p)
-		return p, nil
-	case updatePlanCmd:
 		oldName, newName := cur.Document.BackupPlanName, c.doc.BackupPlanName
-		if newName != oldName && !o.dirs.planNames.Reserve(newName, o.entry) {
-			return nil, planNameTaken(o.dirs, newName)
+		renamed := newName != oldName
+		if renamed && !d.planNames.Reserve(newName, o.entry) {
+			return nil, planNameTaken(d, newName)
 		}
 		rec := cur.PlanRecord
 		rec.Document = withRuleIDs(c.doc, cur.Document.Rules)
 		rec.VersionID = c.versionID
 		rec.Created = c.at
-		if err := o.put(rec); err != nil {
-			if newName != oldName {
-				o.dirs.planNames.Release(newName, o.entry)
+		p, err := o.commit(rec)
+		if err != nil {
+			if renamed {
+				d.planNames.Release(newName, o.entry)
 			}
 			return nil, err
 		}
-		p := &Plan{PlanRecord: rec}
-		o.entry.Publish(p)
-		if newName != oldName {
-			o.dirs.planNames.Release(oldName, o.entry)
+		if renamed {
+			d.planNames.Release(oldName, o.entry)
 		}
 		return p, nil
-	case tagCmd:
-		rec := cur.PlanRecord
-		rec.Tags = retag(rec.Tags, c)
-		if err := o.put(rec); err != nil {
-			return nil, err
-		}
-		o.entry.Publish(&Plan{PlanRecord: rec})
-		return nil, nil
-	case deleteCmd:
-		if err := o.remove(); err != nil {
-			return nil, err
-		}
-		o.entry.Publish(nil)
-		o.dirs.plans.Release(cur.ID, o.entry)
-		o.dirs.planNames.Release(cur.Document.BackupPlanName, o.entry)
-		o.done = true
-		return cur, nil
 	}
-	return nil, unexpected(cmd)
-}
-
-// ---- access point ----
-
-type accessPointOwner struct {
-	base
-	entry *actors.Entry[AccessPoint]
-	dir   *actors.Directory[AccessPoint]
-}
-
-func (o *accessPointOwner) Handle(cmd any) (any, error) {
-	if o.done {
-		return nil, errGone
-	}
-	cur := o.entry.Snapshot()
-	if _, creating := cmd.(createCmd); !creating && cur == nil {
-		return nil, errGone
-	}
-	switch c := cmd.(type) {
-	case createCmd:
-		rec := c.rec.(AccessPointRecord)
-		if err := o.put(rec); err != nil {
-			return nil, err
-		}
-		ap := &AccessPoint{AccessPointRecord: rec}
-		o.entry.Publish(ap)
-		return ap, nil
-	case tagCmd:
-		rec := cur.AccessPointRecord
-		rec.Tags = retag(rec.Tags, c)
-		if err := o.put(rec); err != nil {
-			return nil, err
-		}
-		o.entry.Publish(&AccessPoint{AccessPointRecord: rec})
-		return nil, nil
-	case deleteCmd:
-		if err := o.remove(); err != nil {
-			return nil, err
-		}
-		o.entry.Publish(nil)
-		o.dir.Release(cur.Name, o.entry)
-		o.done = true
-		return nil, nil
-	}
-	return nil, unexpected(cmd)
 }

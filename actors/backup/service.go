@@ -125,22 +125,7 @@ func (s *Service) CreateVault(sc actors.Scope, in CreateVaultInput) (*Vault, err
 		CreatorRequestID: in.CreatorRequestID,
 		Tags:             cloneTags(in.Tags),
 	}
-	o := &vaultOwner{base: s.newBase(sc, kindVault, in.Name), dir: d.vaults}
-	e := actors.NewEntry[Vault](s.sys.Spawn("backup.vault", o))
-	o.entry = e
-	if !d.vaults.Reserve(in.Name, e) {
-		s.sys.StopAsync(e.Ref())
-		return nil, wire.Errorf(wire.Backup, wire.CodeAlreadyExists,
-			"Backup vault with the same name already exists").
-			With("Arn", rec.ARN).With("Context", in.Name)
-	}
-	v, err := ask[*Vault](s, e.Ref(), createCmd{rec}, func() *wire.Error { return vaultNotFound(in.Name) })
-	if err != nil {
-		d.vaults.Release(in.Name, e)
-		s.sys.StopAsync(e.Ref())
-		return nil, err
-	}
-	return v, nil
+	return create(s, s.vaultOwner(sc, d), rec, func() *wire.Error { return vaultNotFound(in.Name) })
 }
 
 // Vault returns the published vault called name.
@@ -171,7 +156,7 @@ func (s *Service) DeleteVault(sc actors.Scope, name string) error {
 	if !ok {
 		return vaultNotFound(name)
 	}
-	_, err := ask[struct{}](s, e.Ref(), deleteCmd{}, func() *wire.Error { return vaultNotFound(name) })
+	_, err := ask[*Vault](s, e.Ref(), deleteCmd{}, func() *wire.Error { return vaultNotFound(name) })
 	return err
 }
 
@@ -198,23 +183,7 @@ func (s *Service) CreatePlan(sc actors.Scope, in CreatePlanInput) (*Plan, error)
 		CreatorRequestID: in.CreatorRequestID,
 		Tags:             cloneTags(in.Tags),
 	}
-	o := &planOwner{base: s.newBase(sc, kindPlan, id), dirs: d}
-	e := actors.NewEntry[Plan](s.sys.Spawn("backup.plan", o))
-	o.entry = e
-	name := in.Document.BackupPlanName
-	if !d.planNames.Reserve(name, e) {
-		s.sys.StopAsync(e.Ref())
-		return nil, planNameTaken(d, name)
-	}
-	d.plans.Reserve(id, e) // a fresh UUID: cannot be taken
-	p, err := ask[*Plan](s, e.Ref(), createCmd{rec}, func() *wire.Error { return planNotFound(id) })
-	if err != nil {
-		d.plans.Release(id, e)
-		d.planNames.Release(name, e)
-		s.sys.StopAsync(e.Ref())
-		return nil, err
-	}
-	return p, nil
+	return create(s, s.planOwner(sc, d), rec, func() *wire.Error { return planNotFound(id) })
 }
 
 func planNameTaken(d *dirs, name string) *wire.Error {
@@ -303,22 +272,7 @@ func (s *Service) CreateAccessPoint(sc actors.Scope, in CreateAccessPointInput) 
 		Created:          s.now().UnixMilli(),
 		Tags:             cloneTags(in.Tags),
 	}
-	o := &accessPointOwner{base: s.newBase(sc, kindAccessPoint, in.Name), dir: d.points}
-	e := actors.NewEntry[AccessPoint](s.sys.Spawn("backup.accesspoint", o))
-	o.entry = e
-	if !d.points.Reserve(in.Name, e) {
-		s.sys.StopAsync(e.Ref())
-		return nil, wire.Errorf(wire.Backup, wire.CodeAlreadyExists,
-			"Backup access point with the same name already exists").
-			With("Arn", rec.ARN).With("Context", in.Name)
-	}
-	ap, err := ask[*AccessPoint](s, e.Ref(), createCmd{rec}, func() *wire.Error { return accessPointNotFound(rec.ARN) })
-	if err != nil {
-		d.points.Release(in.Name, e)
-		s.sys.StopAsync(e.Ref())
-		return nil, err
-	}
-	return ap, nil
+	return create(s, s.accessPointOwner(sc, d), rec, func() *wire.Error { return accessPointNotFound(rec.ARN) })
 }
 
 // AccessPoint returns the published access point with arn.
@@ -361,7 +315,7 @@ func (s *Service) DeleteAccessPoint(arn string) error {
 	if !ok || ap.ARN != arn {
 		return accessPointNotFound(arn)
 	}
-	_, err := ask[struct{}](s, e.Ref(), deleteCmd{}, func() *wire.Error { return accessPointNotFound(arn) })
+	_, err := ask[*AccessPoint](s, e.Ref(), deleteCmd{}, func() *wire.Error { return accessPointNotFound(arn) })
 	return err
 }
 
@@ -448,54 +402,120 @@ func (s *Service) Untag(arn string, keys []string) error {
 	return aerr
 }
 
+// ---- owners ----
+
+func (s *Service) vaultOwner(sc actors.Scope, d *dirs) *owner[Vault, VaultRecord] {
+	return &owner[Vault, VaultRecord]{
+		base: s.newBase(sc), ops: vaultOps,
+		reserve: func(e *actors.Entry[Vault], r VaultRecord) *wire.Error {
+			if !d.vaults.Reserve(r.Name, e) {
+				return wire.New(wire.Backup, wire.CodeAlreadyExists, "Backup vault with the same name already exists").
+					With("Arn", r.ARN).With("Context", r.Name)
+			}
+			return nil
+		},
+		release: func(e *actors.Entry[Vault], r VaultRecord) { d.vaults.Release(r.Name, e) },
+	}
+}
+
+func (s *Service) planOwner(sc actors.Scope, d *dirs) *owner[Plan, PlanRecord] {
+	return &owner[Plan, PlanRecord]{
+		base: s.newBase(sc), ops: planOps,
+		reserve: func(e *actors.Entry[Plan], r PlanRecord) *wire.Error {
+			if !d.planNames.Reserve(r.Document.BackupPlanName, e) {
+				return planNameTaken(d, r.Document.BackupPlanName)
+			}
+			d.plans.Reserve(r.ID, e) // a fresh UUID: cannot be taken
+			return nil
+		},
+		release: func(e *actors.Entry[Plan], r PlanRecord) {
+			d.plans.Release(r.ID, e)
+			d.planNames.Release(r.Document.BackupPlanName, e)
+		},
+		more: updatePlan(d),
+	}
+}
+
+func (s *Service) accessPointOwner(sc actors.Scope, d *dirs) *owner[AccessPoint, AccessPointRecord] {
+	return &owner[AccessPoint, AccessPointRecord]{
+		base: s.newBase(sc), ops: accessPointOps,
+		reserve: func(e *actors.Entry[AccessPoint], r AccessPointRecord) *wire.Error {
+			if !d.points.Reserve(r.Name, e) {
+				return wire.New(wire.Backup, wire.CodeAlreadyExists, "Backup access point with the same name already exists").
+					With("Arn", r.ARN).With("Context", r.Name)
+			}
+			return nil
+		},
+		release: func(e *actors.Entry[AccessPoint], r AccessPointRecord) { d.points.Release(r.Name, e) },
+	}
+}
+
+// start spawns o and gives it its directory entry, not yet reserved.
+func start[S, R any](s *Service, o *owner[S, R], rec R) *actors.Entry[S] {
+	o.key = store.Key(o.scope.Account, o.scope.Region, storeService, o.ops.kind, o.ops.id(rec))
+	e := actors.NewEntry[S](s.sys.Spawn("backup."+o.ops.kind, o))
+	o.entry = e
+	return e
+}
+
+// create starts an owner for rec, reserves rec's ids and asks the owner to
+// persist and publish it; on any failure the ids are given back and the
+// owner stopped.
+func create[S, R any](s *Service, o *owner[S, R], rec R, gone func() *wire.Error) (*S, error) {
+	e := start(s, o, rec)
+	if err := o.reserve(e, rec); err != nil {
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	snap, err := ask[*S](s, e.Ref(), createCmd{rec}, gone)
+	if err != nil {
+		o.release(e, rec)
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	return snap, nil
+}
+
+// restore re-creates the owner of one persisted record, published at once.
+func restore[S, R any](s *Service, o *owner[S, R], value []byte) error {
+	var rec R
+	if err := json.Unmarshal(value, &rec); err != nil {
+		return err
+	}
+	e := start(s, o, rec)
+	e.Publish(o.ops.wrap(rec))
+	if err := o.reserve(e, rec); err != nil {
+		s.sys.StopAsync(e.Ref())
+		return err
+	}
+	s.bumpSeq(o.ops.seq(rec))
+	return nil
+}
+
 // ---- restore and reset ----
 
 // Restore re-creates the owner of one persisted record. It is called at
 // start, for every key of this service, before serving.
 func (s *Service) Restore(key string, value []byte) error {
-	account, region, service, kind, id, _, ok := store.ParseKey(key)
+	account, region, service, kind, _, _, ok := store.ParseKey(key)
 	if !ok || service != storeService {
 		return fmt.Errorf("backup: restore: foreign key %q", key)
 	}
 	sc := actors.Scope{Account: account, Region: region}
 	d := s.scopes.Get(sc)
+	var err error
 	switch kind {
 	case kindVault:
-		var rec VaultRecord
-		if err := json.Unmarshal(value, &rec); err != nil {
-			return fmt.Errorf("backup: restore %s: %w", key, err)
-		}
-		o := &vaultOwner{base: s.newBase(sc, kind, id), dir: d.vaults}
-		e := actors.NewEntry[Vault](s.sys.Spawn("backup.vault", o))
-		o.entry = e
-		e.Publish(&Vault{VaultRecord: rec})
-		d.vaults.Reserve(rec.Name, e)
-		s.bumpSeq(rec.Seq)
+		err = restore(s, s.vaultOwner(sc, d), value)
 	case kindPlan:
-		var rec PlanRecord
-		if err := json.Unmarshal(value, &rec); err != nil {
-			return fmt.Errorf("backup: restore %s: %w", key, err)
-		}
-		o := &planOwner{base: s.newBase(sc, kind, id), dirs: d}
-		e := actors.NewEntry[Plan](s.sys.Spawn("backup.plan", o))
-		o.entry = e
-		e.Publish(&Plan{PlanRecord: rec})
-		d.plans.Reserve(rec.ID, e)
-		d.planNames.Reserve(rec.Document.BackupPlanName, e)
-		s.bumpSeq(rec.Seq)
+		err = restore(s, s.planOwner(sc, d), value)
 	case kindAccessPoint:
-		var rec AccessPointRecord
-		if err := json.Unmarshal(value, &rec); err != nil {
-			return fmt.Errorf("backup: restore %s: %w", key, err)
-		}
-		o := &accessPointOwner{base: s.newBase(sc, kind, id), dir: d.points}
-		e := actors.NewEntry[AccessPoint](s.sys.Spawn("backup.accesspoint", o))
-		o.entry = e
-		e.Publish(&AccessPoint{AccessPointRecord: rec})
-		d.points.Reserve(rec.Name, e)
-		s.bumpSeq(rec.Seq)
+		err = restore(s, s.accessPointOwner(sc, d), value)
 	default:
 		return fmt.Errorf("backup: restore: unknown kind in %q", key)
+	}
+	if err != nil {
+		return fmt.Errorf("backup: restore %s: %w", key, err)
 	}
 	return nil
 }

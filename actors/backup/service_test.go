@@ -105,7 +105,7 @@ func TestResetOrphansOwners(t *testing.T) {
 	if _, err := s.CreateVault(scope, CreateVaultInput{Name: "before"}); err != nil {
 		t.Fatal(err)
 	}
-	o := &vaultOwner{base: s.newBase(scope, kindVault, "stale"), dir: actors.NewDirectory[Vault]()}
+	o := s.vaultOwner(scope, newDirs())
 	o.entry = actors.NewEntry[Vault](actors.Ref{})
 	s.Detach()
 	if err := st.Wipe(); err != nil {
