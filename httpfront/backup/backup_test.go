@@ -342,6 +342,7 @@ func TestPlanLifecycle(t *testing.T) {
 	// Update mints a new version; only the current one is found.
 	upd := samplePlan("plan-a-renamed")
 	upd.Rules = append(upd.Rules, types.BackupRuleInput{RuleName: aws.String("weekly"), TargetBackupVaultName: aws.String("vault-b")})
+	upd.ScanSettings = []types.ScanSetting{{MalwareScanner: types.MalwareScannerGuardduty, ResourceTypes: []string{"EBS"}}}
 	updated, err := c.UpdateBackupPlan(ctx, &backup.UpdateBackupPlanInput{BackupPlanId: aws.String(id), BackupPlan: upd})
 	if err != nil {
 		t.Fatalf("update: %v", err)
@@ -351,6 +352,9 @@ func TestPlanLifecycle(t *testing.T) {
 	}
 	if updated.AdvancedBackupSettings != nil {
 		t.Fatalf("update returned advanced settings")
+	}
+	if len(updated.ScanSettings) != 1 || updated.ScanSettings[0].MalwareScanner != types.MalwareScannerGuardduty {
+		t.Fatalf("update must echo ScanSettings: %+v", updated.ScanSettings)
 	}
 	_, err = c.GetBackupPlan(ctx, &backup.GetBackupPlanInput{BackupPlanId: aws.String(id), VersionId: created.VersionId})
 	wantCode(t, err, "ResourceNotFoundException")

@@ -217,7 +217,10 @@ func (h *handlers) updatePlan(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, planWritten{p.ID, p.ARN, restjson.Epoch(p.Created), p.VersionID})
+	return c.JSON(http.StatusOK, struct {
+		planWritten
+		ScanSettings []abackup.ScanSetting `json:"ScanSettings,omitempty"`
+	}{planWritten{p.ID, p.ARN, restjson.Epoch(p.Created), p.VersionID}, p.Document.ScanSettings})
 }
 
 func planNotFound(id string) *wire.Error {
