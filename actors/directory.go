@@ -54,7 +54,9 @@ func (d *Directory[S]) Reserve(id string, e *Entry[S]) bool {
 // Release gives id up, if e still holds it.
 func (d *Directory[S]) Release(id string, e *Entry[S]) {
 	d.m.Compute(id, func(old *Entry[S], loaded bool) (*Entry[S], bool) {
-		return old, loaded && old == e
+		// Delete when e holds id, and when nobody does: keeping a
+		// missing key would store a nil entry.
+		return old, !loaded || old == e
 	})
 }
 

@@ -128,26 +128,49 @@ type response struct {
 const linger = time.Second
 
 type ownerActor struct {
-	o        Owner
-	sys      *System
-	stopping bool
+	o       Owner
+	sys     *System
+	retired bool
 }
+
+// retireMsg retires an owner: it answers what is queued before it, then
+// answers ErrGone to everything, and stops after the linger.
+type retireMsg struct{}
 
 func (a *ownerActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
 		return
 	case request:
+		if a.retired {
+			ctx.Respond(response{nil, ErrGone})
+			return
+		}
 		v, err := a.handle(m.cmd)
 		ctx.Respond(response{v, err})
-		if f, ok := a.o.(Finisher); ok && f.Finished() && !a.stopping {
-			a.stopping = true
-			self, root := ctx.Self(), a.sys.root
-			time.AfterFunc(linger, func() { root.Poison(self) })
+		if f, ok := a.o.(Finisher); ok && f.Finished() {
+			a.retire(ctx)
+		}
+	case retireMsg:
+		a.retire(ctx)
+		if ctx.Sender() != nil {
+			ctx.Respond(response{})
 		}
 	default:
 		a.sys.log.Error("owner received an unknown message", "type", fmt.Sprintf("%T", m))
 	}
+}
+
+// retire makes the owner answer ErrGone from now on and stop after the
+// linger, so that an Ask that found it just before it ended is answered
+// rather than dropped with the mailbox.
+func (a *ownerActor) retire(ctx actor.Context) {
+	if a.retired {
+		return
+	}
+	a.retired = true
+	self, root := ctx.Self(), a.sys.root
+	time.AfterFunc(linger, func() { root.Poison(self) })
 }
 
 // handle runs one command, turning a panic into ErrPanic so that the owner
@@ -199,27 +222,27 @@ func Ask[R any](s *System, ref Ref, cmd any) (R, error) {
 	return v, nil
 }
 
-// Stop stops every ref once it has answered the messages already queued,
-// and waits until each has stopped (protoactor bounds each wait by 10 s).
+// Stop retires every ref and waits until each has answered everything
+// queued before the retirement; from then on none of them runs a command
+// (they answer ErrGone) and each stops after the linger.
 func (s *System) Stop(refs []Ref) {
 	futures := make([]actor.Future, 0, len(refs))
 	for _, r := range refs {
 		if r.pid != nil {
-			futures = append(futures, s.root.PoisonFuture(r.pid))
+			futures = append(futures, s.root.RequestFuture(r.pid, retireMsg{}, s.timeout))
 		}
 	}
-	// The owners stop concurrently; waiting on each in turn takes as long
-	// as the slowest.
+	// The owners work through their mailboxes concurrently; waiting on
+	// each in turn takes as long as the slowest.
 	for _, f := range futures {
 		_ = f.Wait()
 	}
 }
 
-// StopAsync stops ref, once it has answered what is queued, without
-// waiting.
+// StopAsync retires ref without waiting.
 func (s *System) StopAsync(ref Ref) {
 	if ref.pid != nil {
-		s.root.Poison(ref.pid)
+		s.root.Send(ref.pid, retireMsg{})
 	}
 }
 

@@ -6,6 +6,7 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
 	"regexp"
 	"strconv"
@@ -173,6 +174,10 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 // ParseDuration accepts a Go duration ("30s", "1m") or plain seconds ("30").
 func ParseDuration(v string) (time.Duration, error) {
 	if n, err := strconv.ParseFloat(v, 64); err == nil {
+		// Refuse NaN, infinities and anything a Duration cannot hold.
+		if !(n*float64(time.Second) >= math.MinInt64 && n*float64(time.Second) <= math.MaxInt64) {
+			return 0, fmt.Errorf("duration %q out of range", v)
+		}
 		return time.Duration(n * float64(time.Second)), nil
 	}
 	return time.ParseDuration(v)

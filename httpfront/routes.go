@@ -3,6 +3,7 @@ package httpfront
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,9 @@ var labelKeys = func() []string {
 	return k
 }()
 
+// labelPattern is one whole-segment label: {name} or greedy {name+}.
+var labelPattern = regexp.MustCompile(`^\{([A-Za-z0-9_.-]+)(\+?)\}$`)
+
 // routerTemplate converts a model path to a router path. Labels are renamed
 // by position; a greedy label, or an ARN label in last position, becomes a
 // catch-all so that an ARN sent with raw slashes still routes.
@@ -58,9 +62,11 @@ func routerTemplate(path string) (template string, labels []string, err error) {
 			b.WriteString(seg)
 			continue
 		}
-		name := strings.TrimSuffix(strings.TrimPrefix(seg, "{"), "}")
-		greedy := strings.HasSuffix(name, "+")
-		name = strings.TrimSuffix(name, "+")
+		m := labelPattern.FindStringSubmatch(seg)
+		if m == nil {
+			return "", nil, fmt.Errorf("httpfront: malformed label %q in %q", seg, path)
+		}
+		name, greedy := m[1], m[2] == "+"
 		if len(labels) == len(labelKeys) {
 			return "", nil, fmt.Errorf("httpfront: too many labels in %q", path)
 		}
@@ -156,6 +162,9 @@ func (s *Server) pick(r *route, ctx *fasthttp.RequestCtx) *binding {
 		}
 	}
 	if services == 0 {
+		if plain == nil {
+			return r.bindings[0]
+		}
 		return plain
 	}
 	// Two services share the path (GET /tags/{arn}): the SigV4 scope

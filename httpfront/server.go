@@ -145,14 +145,9 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 		ctx.SetConnectionClose()
 		return
 	}
-	var code string
-	switch svc {
-	case wire.Backup:
+	code := wire.CodeBadRequest
+	if svc == wire.Backup {
 		code = wire.CodeInvalidRequest
-	case wire.APIGateway, wire.APIGatewayV2:
-		code = wire.CodeBadRequest
-	default:
-		code = "BadRequest"
 	}
 	restjson.WriteError(ctx, svc, wire.New(svc, code, "The request could not be read: malformed HTTP"), s.log)
 	ctx.SetConnectionClose()

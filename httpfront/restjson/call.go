@@ -129,7 +129,7 @@ func (c *Call) Invalid(format string, args ...any) *wire.Error {
 	case wire.APIGateway, wire.APIGatewayV2:
 		return wire.Errorf(c.Service(), wire.CodeBadRequest, format, args...)
 	}
-	return wire.Errorf(wire.ServiceNone, "BadRequest", format, args...)
+	return wire.Errorf(wire.ServiceNone, wire.CodeBadRequest, format, args...)
 }
 
 // Missing is the service's error for a required input that is absent.
@@ -141,7 +141,7 @@ func (c *Call) Missing(member string) *wire.Error {
 	case wire.APIGateway, wire.APIGatewayV2:
 		return wire.Errorf(c.Service(), wire.CodeBadRequest, "Missing required parameter: %s", member)
 	}
-	return wire.Errorf(wire.ServiceNone, "BadRequest", "Missing required parameter: %s", member)
+	return wire.Errorf(wire.ServiceNone, wire.CodeBadRequest, "Missing required parameter: %s", member)
 }
 
 // DecodeBody decodes the JSON body into v. An empty body decodes as {}.

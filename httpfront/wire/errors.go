@@ -97,6 +97,11 @@ func New(svc Service, code, message string) *Error {
 	if st, ok := ownCodes[code]; ok {
 		return &Error{Service: svc, Code: code, Status: st, Message: message}
 	}
+	// The emulator's own endpoints have no model; they borrow API
+	// Gateway's name for a bad request.
+	if svc == ServiceNone && code == CodeBadRequest {
+		return &Error{Service: svc, Code: code, Status: 400, Message: message}
+	}
 	return &Error{Service: svc, Code: CodeInternalFailure, Status: 500,
 		Message: "undeclared error code " + code + ": " + message}
 }
@@ -216,13 +221,13 @@ func AppendString(dst []byte, s string) []byte {
 // AppendEpochSeconds appends a timestamp in the rest-json default form:
 // epoch seconds as a JSON number with millisecond precision.
 func AppendEpochSeconds(dst []byte, unixMilli int64) []byte {
-	sec := unixMilli / 1000
-	ms := unixMilli % 1000
-	if ms < 0 {
-		sec--
-		ms += 1000
+	u := uint64(unixMilli)
+	if unixMilli < 0 {
+		dst = append(dst, '-')
+		u = -u // two's complement: right for math.MinInt64 too
 	}
-	dst = strconv.AppendInt(dst, sec, 10)
+	sec, ms := u/1000, u%1000
+	dst = strconv.AppendUint(dst, sec, 10)
 	if ms == 0 {
 		return dst
 	}
