@@ -105,6 +105,10 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	if n := len(path); n > 1 && path[n-1] == '/' {
 		path = path[:n-1]
 	}
+	if p, op := classifyCloudWatch(ctx, path); p != notCloudWatch {
+		writeCloudWatchError(ctx, p, op)
+		return
+	}
 	h, _ := s.router.Lookup(b2s(ctx.Method()), b2s(path), ctx)
 	if h == nil {
 		s.unknown(ctx, path)
