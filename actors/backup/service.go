@@ -72,15 +72,18 @@ func notFound(format string, args ...any) *wire.Error {
 	return wire.Errorf(wire.Backup, wire.CodeResourceNotFound, format, args...)
 }
 
-func vaultNotFound(name string) *wire.Error {
+// VaultNotFound is the error for a vault that does not exist.
+func VaultNotFound(name string) *wire.Error {
 	return notFound("Backup vault %s does not exist.", name).With("Context", name)
 }
 
-func planNotFound(id string) *wire.Error {
-	return notFound("Failed reading Backup plan with provided version").With("Context", id)
+// PlanNotFound is the error for a plan that does not exist.
+func PlanNotFound(id string) *wire.Error {
+	return notFound("Backup plan %s does not exist.", id).With("Context", id)
 }
 
-func accessPointNotFound(arn string) *wire.Error {
+// AccessPointNotFound is the error for an access point that does not exist.
+func AccessPointNotFound(arn string) *wire.Error {
 	return notFound("Backup access point %s does not exist.", arn).With("Context", arn)
 }
 
@@ -125,7 +128,7 @@ func (s *Service) CreateVault(sc actors.Scope, in CreateVaultInput) (*Vault, err
 		CreatorRequestID: in.CreatorRequestID,
 		Tags:             cloneTags(in.Tags),
 	}
-	return create(s, s.vaultOwner(sc, d), rec, func() *wire.Error { return vaultNotFound(in.Name) })
+	return create(s, s.vaultOwner(sc, d), rec, func() *wire.Error { return VaultNotFound(in.Name) })
 }
 
 // Vault returns the published vault called name.
@@ -150,13 +153,13 @@ func (s *Service) Vaults(sc actors.Scope) []*Vault {
 func (s *Service) DeleteVault(sc actors.Scope, name string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
-		return vaultNotFound(name)
+		return VaultNotFound(name)
 	}
 	e, _, ok := d.vaults.Entry(name)
 	if !ok {
-		return vaultNotFound(name)
+		return VaultNotFound(name)
 	}
-	_, err := ask[*Vault](s, e.Ref(), deleteCmd{}, func() *wire.Error { return vaultNotFound(name) })
+	_, err := ask[*Vault](s, e.Ref(), deleteCmd{}, func() *wire.Error { return VaultNotFound(name) })
 	return err
 }
 
@@ -183,7 +186,7 @@ func (s *Service) CreatePlan(sc actors.Scope, in CreatePlanInput) (*Plan, error)
 		CreatorRequestID: in.CreatorRequestID,
 		Tags:             cloneTags(in.Tags),
 	}
-	return create(s, s.planOwner(sc, d), rec, func() *wire.Error { return planNotFound(id) })
+	return create(s, s.planOwner(sc, d), rec, func() *wire.Error { return PlanNotFound(id) })
 }
 
 func planNameTaken(d *dirs, name string) *wire.Error {
@@ -220,14 +223,14 @@ func (s *Service) Plans(sc actors.Scope) []*Plan {
 func (s *Service) UpdatePlan(sc actors.Scope, id string, doc PlanDocument) (*Plan, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
-		return nil, planNotFound(id)
+		return nil, PlanNotFound(id)
 	}
 	e, _, ok := d.plans.Entry(id)
 	if !ok {
-		return nil, planNotFound(id)
+		return nil, PlanNotFound(id)
 	}
 	return ask[*Plan](s, e.Ref(), updatePlanCmd{doc: doc, versionID: wire.VersionID(), at: s.now().UnixMilli()},
-		func() *wire.Error { return planNotFound(id) })
+		func() *wire.Error { return PlanNotFound(id) })
 }
 
 // DeletePlan deletes the plan and returns it as it was, with the deletion
@@ -235,13 +238,13 @@ func (s *Service) UpdatePlan(sc actors.Scope, id string, doc PlanDocument) (*Pla
 func (s *Service) DeletePlan(sc actors.Scope, id string) (*Plan, time.Time, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
-		return nil, time.Time{}, planNotFound(id)
+		return nil, time.Time{}, PlanNotFound(id)
 	}
 	e, _, ok := d.plans.Entry(id)
 	if !ok {
-		return nil, time.Time{}, planNotFound(id)
+		return nil, time.Time{}, PlanNotFound(id)
 	}
-	p, err := ask[*Plan](s, e.Ref(), deleteCmd{}, func() *wire.Error { return planNotFound(id) })
+	p, err := ask[*Plan](s, e.Ref(), deleteCmd{}, func() *wire.Error { return PlanNotFound(id) })
 	return p, s.now(), err
 }
 
@@ -272,7 +275,7 @@ func (s *Service) CreateAccessPoint(sc actors.Scope, in CreateAccessPointInput) 
 		Created:          s.now().UnixMilli(),
 		Tags:             cloneTags(in.Tags),
 	}
-	return create(s, s.accessPointOwner(sc, d), rec, func() *wire.Error { return accessPointNotFound(rec.ARN) })
+	return create(s, s.accessPointOwner(sc, d), rec, func() *wire.Error { return AccessPointNotFound(rec.ARN) })
 }
 
 // AccessPoint returns the published access point with arn.
@@ -305,17 +308,17 @@ func (s *Service) AccessPoints(sc actors.Scope) []*AccessPoint {
 func (s *Service) DeleteAccessPoint(arn string) error {
 	sc, name, ok := accessPointScope(arn)
 	if !ok {
-		return accessPointNotFound(arn)
+		return AccessPointNotFound(arn)
 	}
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
-		return accessPointNotFound(arn)
+		return AccessPointNotFound(arn)
 	}
 	e, ap, ok := d.points.Entry(name)
 	if !ok || ap.ARN != arn {
-		return accessPointNotFound(arn)
+		return AccessPointNotFound(arn)
 	}
-	_, err := ask[*AccessPoint](s, e.Ref(), deleteCmd{}, func() *wire.Error { return accessPointNotFound(arn) })
+	_, err := ask[*AccessPoint](s, e.Ref(), deleteCmd{}, func() *wire.Error { return AccessPointNotFound(arn) })
 	return err
 }
 

@@ -5,7 +5,6 @@ import (
 
 	abackup "github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 type createAccessPointBody struct {
@@ -80,11 +79,6 @@ func viewAccessPoint(ap *abackup.AccessPoint) accessPointView {
 	return accessPointView{ap.ARN, md, restjson.Epoch(ap.Created), ap.Name, ap.RecoveryPointArn, ap.Status}
 }
 
-func accessPointNotFound(arn string) *wire.Error {
-	return wire.Errorf(wire.Backup, wire.CodeResourceNotFound, "Backup access point %s does not exist.", arn).
-		With("Context", arn)
-}
-
 func (h *handlers) accessPointArn(c *restjson.Call) (string, error) {
 	arn, err := label(c, "AccessPointArn", "AccessPointArn")
 	if err != nil {
@@ -103,7 +97,7 @@ func (h *handlers) describeAccessPoint(c *restjson.Call) error {
 	}
 	ap, ok := h.svc.AccessPoint(arn)
 	if !ok {
-		return accessPointNotFound(arn)
+		return abackup.AccessPointNotFound(arn)
 	}
 	if b := ap.Memo.Get(); b != nil {
 		c.Raw(http.StatusOK, b)

@@ -195,11 +195,6 @@ func (h *handlers) createVault(c *restjson.Call) error {
 	}{v.Name, v.ARN, restjson.Epoch(v.Created)})
 }
 
-func vaultNotFound(name string) *wire.Error {
-	return wire.Errorf(wire.Backup, wire.CodeResourceNotFound, "Backup vault %s does not exist.", name).
-		With("Context", name)
-}
-
 func (h *handlers) describeVault(c *restjson.Call) error {
 	name, err := label(c, "backupVaultName", "BackupVaultName")
 	if err != nil {
@@ -208,11 +203,11 @@ func (h *handlers) describeVault(c *restjson.Call) error {
 	// backupVaultAccountId names the account that owns a shared vault; every
 	// vault here is the caller's own, so a different account finds nothing.
 	if acct, ok := c.Query("backupVaultAccountId"); ok && acct != "" && acct != c.Scope.Account {
-		return vaultNotFound(name)
+		return abackup.VaultNotFound(name)
 	}
 	v, ok := h.svc.Vault(c.Scope, name)
 	if !ok {
-		return vaultNotFound(name)
+		return abackup.VaultNotFound(name)
 	}
 	b, err := vaultBody(v)
 	if err != nil {

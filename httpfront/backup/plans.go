@@ -223,11 +223,6 @@ func (h *handlers) updatePlan(c *restjson.Call) error {
 	}{planWritten{p.ID, p.ARN, restjson.Epoch(p.Created), p.VersionID}, p.Document.ScanSettings})
 }
 
-func planNotFound(id string) *wire.Error {
-	return wire.Errorf(wire.Backup, wire.CodeResourceNotFound, "Failed reading Backup plan with provided version").
-		With("Context", id)
-}
-
 type planView struct {
 	BackupPlan       abackup.PlanDocument `json:"BackupPlan"`
 	BackupPlanID     string               `json:"BackupPlanId"`
@@ -249,11 +244,12 @@ func (h *handlers) getPlan(c *restjson.Call) error {
 	}
 	p, ok := h.svc.Plan(c.Scope, id)
 	if !ok {
-		return planNotFound(id)
+		return abackup.PlanNotFound(id)
 	}
 	// Only the current version is kept.
 	if v, ok := c.Query("versionId"); ok && v != "" && v != p.VersionID {
-		return planNotFound(id)
+		return wire.Errorf(wire.Backup, wire.CodeResourceNotFound,
+			"Failed reading Backup plan with provided version").With("Context", v)
 	}
 	if b := p.Memo.Get(); b != nil {
 		c.Raw(http.StatusOK, b)
