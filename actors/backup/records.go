@@ -1,10 +1,6 @@
 package backup
 
-import (
-	"time"
-
-	"github.com/cloudemu/emulator/actors"
-)
+import "github.com/cloudemu/emulator/actors"
 
 // VaultRecord is a backup vault as it is persisted.
 type VaultRecord struct {
@@ -117,6 +113,3 @@ type AccessPoint struct {
 	AccessPointRecord
 	Memo actors.Memo
 }
-
-// Millis converts a time to the Unix milliseconds records keep.
-func Millis(t time.Time) int64 { return t.UnixMilli() }

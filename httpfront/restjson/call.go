@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -233,9 +232,4 @@ func (c *Call) opName() string {
 		return "request"
 	}
 	return c.Op.Name
-}
-
-// Logger returns log with the call's request id and operation.
-func (c *Call) Logger(log *slog.Logger) *slog.Logger {
-	return log.With("requestId", string(c.Ctx.Response.Header.Peek(HeaderRequestID)), "operation", c.opName())
 }
