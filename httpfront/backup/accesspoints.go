@@ -5,6 +5,7 @@ import (
 
 	abackup "github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 type createAccessPointBody struct {
@@ -65,7 +66,7 @@ func (h *handlers) createAccessPoint(c *restjson.Call) error {
 type accessPointView struct {
 	AccessPointArn      string            `json:"AccessPointArn"`
 	AccessPointMetadata map[string]string `json:"AccessPointMetadata"`
-	CreationTime        restjson.Epoch    `json:"CreationTime"`
+	CreationTime        wire.Epoch        `json:"CreationTime"`
 	Name                string            `json:"Name"`
 	RecoveryPointArn    string            `json:"RecoveryPointArn"`
 	Status              string            `json:"Status"`
@@ -76,7 +77,7 @@ func viewAccessPoint(ap *abackup.AccessPoint) accessPointView {
 	if md == nil {
 		md = map[string]string{}
 	}
-	return accessPointView{ap.ARN, md, restjson.Epoch(ap.Created), ap.Name, ap.RecoveryPointArn, ap.Status}
+	return accessPointView{ap.ARN, md, wire.Epoch(ap.Created), ap.Name, ap.RecoveryPointArn, ap.Status}
 }
 
 func (h *handlers) accessPointArn(c *restjson.Call) (string, error) {

@@ -98,16 +98,16 @@ func label(c *restjson.Call, name, member string) (string, error) {
 // ---- vaults ----
 
 type vaultView struct {
-	BackupVaultName        string         `json:"BackupVaultName"`
-	BackupVaultArn         string         `json:"BackupVaultArn"`
-	VaultType              string         `json:"VaultType"`
-	VaultState             string         `json:"VaultState"`
-	EncryptionKeyArn       string         `json:"EncryptionKeyArn,omitempty"`
-	CreationDate           restjson.Epoch `json:"CreationDate"`
-	CreatorRequestID       string         `json:"CreatorRequestId,omitempty"`
-	NumberOfRecoveryPoints int64          `json:"NumberOfRecoveryPoints"`
-	Locked                 bool           `json:"Locked"`
-	EncryptionKeyType      string         `json:"EncryptionKeyType,omitempty"`
+	BackupVaultName        string     `json:"BackupVaultName"`
+	BackupVaultArn         string     `json:"BackupVaultArn"`
+	VaultType              string     `json:"VaultType"`
+	VaultState             string     `json:"VaultState"`
+	EncryptionKeyArn       string     `json:"EncryptionKeyArn,omitempty"`
+	CreationDate           wire.Epoch `json:"CreationDate"`
+	CreatorRequestID       string     `json:"CreatorRequestId,omitempty"`
+	NumberOfRecoveryPoints int64      `json:"NumberOfRecoveryPoints"`
+	Locked                 bool       `json:"Locked"`
+	EncryptionKeyType      string     `json:"EncryptionKeyType,omitempty"`
 }
 
 // Every vault is a standard vault, available at once, never locked, with no
@@ -124,7 +124,7 @@ func viewVault(v *abackup.Vault) vaultView {
 		VaultType:        vaultType,
 		VaultState:       vaultState,
 		EncryptionKeyArn: v.EncryptionKeyArn,
-		CreationDate:     restjson.Epoch(v.Created),
+		CreationDate:     wire.Epoch(v.Created),
 		CreatorRequestID: v.CreatorRequestID,
 	}
 	if v.EncryptionKeyArn != "" {
@@ -185,10 +185,10 @@ func (h *handlers) createVault(c *restjson.Call) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, struct {
-		BackupVaultName string         `json:"BackupVaultName"`
-		BackupVaultArn  string         `json:"BackupVaultArn"`
-		CreationDate    restjson.Epoch `json:"CreationDate"`
-	}{v.Name, v.ARN, restjson.Epoch(v.Created)})
+		BackupVaultName string     `json:"BackupVaultName"`
+		BackupVaultArn  string     `json:"BackupVaultArn"`
+		CreationDate    wire.Epoch `json:"CreationDate"`
+	}{v.Name, v.ARN, wire.Epoch(v.Created)})
 }
 
 func (h *handlers) describeVault(c *restjson.Call) error {

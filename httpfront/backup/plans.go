@@ -169,10 +169,10 @@ type createPlanBody struct {
 // planWritten is the reply of CreateBackupPlan and UpdateBackupPlan.
 // AdvancedBackupSettings is never returned: it is not stored.
 type planWritten struct {
-	BackupPlanID  string         `json:"BackupPlanId"`
-	BackupPlanArn string         `json:"BackupPlanArn"`
-	CreationDate  restjson.Epoch `json:"CreationDate"`
-	VersionID     string         `json:"VersionId"`
+	BackupPlanID  string     `json:"BackupPlanId"`
+	BackupPlanArn string     `json:"BackupPlanArn"`
+	CreationDate  wire.Epoch `json:"CreationDate"`
+	VersionID     string     `json:"VersionId"`
 }
 
 func (h *handlers) createPlan(c *restjson.Call) error {
@@ -195,7 +195,7 @@ func (h *handlers) createPlan(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, planWritten{p.ID, p.ARN, restjson.Epoch(p.Created), p.VersionID})
+	return c.JSON(http.StatusOK, planWritten{p.ID, p.ARN, wire.Epoch(p.Created), p.VersionID})
 }
 
 func (h *handlers) updatePlan(c *restjson.Call) error {
@@ -220,7 +220,7 @@ func (h *handlers) updatePlan(c *restjson.Call) error {
 	return c.JSON(http.StatusOK, struct {
 		planWritten
 		ScanSettings []abackup.ScanSetting `json:"ScanSettings,omitempty"`
-	}{planWritten{p.ID, p.ARN, restjson.Epoch(p.Created), p.VersionID}, p.Document.ScanSettings})
+	}{planWritten{p.ID, p.ARN, wire.Epoch(p.Created), p.VersionID}, p.Document.ScanSettings})
 }
 
 type planView struct {
@@ -229,7 +229,7 @@ type planView struct {
 	BackupPlanArn    string               `json:"BackupPlanArn"`
 	VersionID        string               `json:"VersionId"`
 	CreatorRequestID string               `json:"CreatorRequestId,omitempty"`
-	CreationDate     restjson.Epoch       `json:"CreationDate"`
+	CreationDate     wire.Epoch           `json:"CreationDate"`
 }
 
 func (h *handlers) getPlan(c *restjson.Call) error {
@@ -257,7 +257,7 @@ func (h *handlers) getPlan(c *restjson.Call) error {
 	}
 	b, err := restjson.Marshal(planView{
 		BackupPlan: p.Document, BackupPlanID: p.ID, BackupPlanArn: p.ARN, VersionID: p.VersionID,
-		CreatorRequestID: p.CreatorRequestID, CreationDate: restjson.Epoch(p.Created),
+		CreatorRequestID: p.CreatorRequestID, CreationDate: wire.Epoch(p.Created),
 	})
 	if err != nil {
 		return err
@@ -277,20 +277,20 @@ func (h *handlers) deletePlan(c *restjson.Call) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, struct {
-		BackupPlanID  string         `json:"BackupPlanId"`
-		BackupPlanArn string         `json:"BackupPlanArn"`
-		DeletionDate  restjson.Epoch `json:"DeletionDate"`
-		VersionID     string         `json:"VersionId"`
-	}{p.ID, p.ARN, restjson.Epoch(at.UnixMilli()), p.VersionID})
+		BackupPlanID  string     `json:"BackupPlanId"`
+		BackupPlanArn string     `json:"BackupPlanArn"`
+		DeletionDate  wire.Epoch `json:"DeletionDate"`
+		VersionID     string     `json:"VersionId"`
+	}{p.ID, p.ARN, wire.Epoch(at.UnixMilli()), p.VersionID})
 }
 
 type planListMember struct {
-	BackupPlanArn    string         `json:"BackupPlanArn"`
-	BackupPlanID     string         `json:"BackupPlanId"`
-	CreationDate     restjson.Epoch `json:"CreationDate"`
-	VersionID        string         `json:"VersionId"`
-	BackupPlanName   string         `json:"BackupPlanName"`
-	CreatorRequestID string         `json:"CreatorRequestId,omitempty"`
+	BackupPlanArn    string     `json:"BackupPlanArn"`
+	BackupPlanID     string     `json:"BackupPlanId"`
+	CreationDate     wire.Epoch `json:"CreationDate"`
+	VersionID        string     `json:"VersionId"`
+	BackupPlanName   string     `json:"BackupPlanName"`
+	CreatorRequestID string     `json:"CreatorRequestId,omitempty"`
 }
 
 func (h *handlers) listPlans(c *restjson.Call) error {
@@ -306,7 +306,7 @@ func (h *handlers) listPlans(c *restjson.Call) error {
 	items, next := paginate(h.svc.Plans(c.Scope), page, func(p *abackup.Plan) uint64 { return p.Seq })
 	out := make([]planListMember, len(items))
 	for i, p := range items {
-		out[i] = planListMember{p.ARN, p.ID, restjson.Epoch(p.Created), p.VersionID, p.Document.BackupPlanName, p.CreatorRequestID}
+		out[i] = planListMember{p.ARN, p.ID, wire.Epoch(p.Created), p.VersionID, p.Document.BackupPlanName, p.CreatorRequestID}
 	}
 	return c.JSON(http.StatusOK, struct {
 		NextToken       string           `json:"NextToken,omitempty"`

@@ -1,0 +1,147 @@
+package actors
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cloudemu/emulator/store"
+)
+
+// Record is one store change a mutation asks for. The owner encodes Value
+// (as JSON) only when the store keeps what it is given.
+type Record struct {
+	Key          string
+	Value        any
+	Delete       bool
+	DeletePrefix bool
+}
+
+// Put is a Record that writes v under key.
+func Put(key string, v any) Record { return Record{Key: key, Value: v} }
+
+// Del is a Record that removes key.
+func Del(key string) Record { return Record{Key: key, Delete: true} }
+
+// DelPrefix is a Record that removes every key under prefix.
+func DelPrefix(prefix string) Record { return Record{Key: prefix, DeletePrefix: true} }
+
+// Change is what a mutation decided: the state to publish, the records to
+// persist first, the reply, and whether the owner ends (a delete).
+type Change[S any] struct {
+	Next    *S
+	Records []Record
+	Reply   any
+	End     bool
+}
+
+// Mutation computes a Change from the owner's current state (nil before the
+// owner's first change). It runs inside the owner, one at a time, so it may
+// read cur freely; it MUST NOT modify cur or anything cur points to (readers
+// share it), and MUST NOT block.
+type Mutation[S any] func(cur *S) (Change[S], error)
+
+// mutate is the command a StateOwner runs.
+type mutate[S any] struct{ fn Mutation[S] }
+
+// StateOwner owns one state S: it runs mutations one at a time, persists the
+// records each asks for (durably, before replying), and publishes the new
+// state to its entry. A Change with End retires the owner after OnEnd.
+type StateOwner[S any] struct {
+	store store.Store
+	epoch uint64
+	entry *Entry[S]
+	done  bool
+	// OnEnd runs inside the owner when a Change ends it (to give its ids
+	// back in directories).
+	OnEnd func(last *S)
+}
+
+// NewStateOwner returns an owner that persists into st, in st's current
+// epoch. Spawn it, then give it its entry with Attach.
+func NewStateOwner[S any](st store.Store) *StateOwner[S] {
+	return &StateOwner[S]{store: st, epoch: st.Epoch()}
+}
+
+// Attach gives the owner the directory entry it publishes to.
+func (o *StateOwner[S]) Attach(e *Entry[S]) { o.entry = e }
+
+// Finished implements Finisher.
+func (o *StateOwner[S]) Finished() bool { return o.done }
+
+// Handle implements Owner.
+func (o *StateOwner[S]) Handle(cmd any) (any, error) {
+	m, ok := cmd.(mutate[S])
+	if !ok {
+		return nil, fmt.Errorf("actors: state owner: unexpected command %T", cmd)
+	}
+	if o.done {
+		return nil, ErrGone
+	}
+	cur := o.entry.Snapshot()
+	ch, err := m.fn(cur)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.persist(ch.Records); err != nil {
+		return nil, err
+	}
+	if ch.End {
+		o.entry.Publish(nil)
+		o.done = true
+		if o.OnEnd != nil {
+			o.OnEnd(cur)
+		}
+		return ch.Reply, nil
+	}
+	if ch.Next != nil {
+		o.entry.Publish(ch.Next)
+	}
+	return ch.Reply, nil
+}
+
+func (o *StateOwner[S]) persist(recs []Record) error {
+	if !o.store.Durable() {
+		// Nothing to write; the epoch check still stops an owner a reset
+		// has orphaned.
+		return o.store.Apply(o.epoch)
+	}
+	ops := make([]store.Op, 0, len(recs))
+	for _, r := range recs {
+		switch {
+		case r.DeletePrefix:
+			ops = append(ops, store.DelPrefix(r.Key))
+		case r.Delete:
+			ops = append(ops, store.Del(r.Key))
+		default:
+			v, err := json.Marshal(r.Value)
+			if err != nil {
+				return fmt.Errorf("actors: encode %s: %w", r.Key, err)
+			}
+			ops = append(ops, store.Put(r.Key, v))
+		}
+	}
+	if err := o.store.Apply(o.epoch, ops...); err != nil {
+		return fmt.Errorf("actors: persist: %w", err)
+	}
+	return nil
+}
+
+// Update runs fn in the owner at e and returns its reply.
+func Update[S any](s *System, e *Entry[S], fn Mutation[S]) (any, error) {
+	return Ask[any](s, e.Ref(), mutate[S]{fn})
+}
+
+// SpawnState starts a StateOwner in sys and returns its entry, not yet in
+// any directory. A restored owner passes its state as initial.
+func SpawnState[S any](sys *System, kind string, o *StateOwner[S], initial *S) *Entry[S] {
+	e := NewEntry[S](sys.Spawn(kind, o))
+	o.Attach(e)
+	if initial != nil {
+		e.Publish(initial)
+	}
+	return e
+}
+
+// IsGone reports whether err says the owner no longer exists.
+func IsGone(err error) bool { return errors.Is(err, ErrGone) || errors.Is(err, store.ErrStale) }
