@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/actors"
+	aapigw "github.com/cloudemu/emulator/actors/apigateway"
 	abackup "github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/compat"
 	"github.com/cloudemu/emulator/config"
+	hapigw "github.com/cloudemu/emulator/httpfront/apigateway"
 	hbackup "github.com/cloudemu/emulator/httpfront/backup"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/httpfront/wire"
@@ -32,6 +35,7 @@ type Emulator struct {
 	store  store.Store
 	sys    *actors.System
 	backup *abackup.Service
+	apigw  *aapigw.Service
 	server *Server
 
 	shutdownOnce sync.Once
@@ -59,6 +63,7 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 	}
 	e.sys = actors.NewSystem(log, cfg.AskTimeout)
 	e.backup = abackup.New(e.sys, e.store, now, log)
+	e.apigw = aapigw.New(e.sys, e.store, now, log)
 	if err := e.restore(); err != nil {
 		_ = e.store.Close()
 		return nil, err
@@ -80,7 +85,8 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 		DefaultRegion: cfg.DefaultRegion,
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers: map[wire.Service]map[string]restjson.Handler{
-			wire.Backup: hbackup.Handlers(e.backup),
+			wire.Backup:     hbackup.Handlers(e.backup),
+			wire.APIGateway: hapigw.Handlers(e.apigw),
 		},
 		Extra: extra,
 	})
@@ -105,42 +111,57 @@ func services() []compat.Service {
 	for _, op := range wire.Operations {
 		count[op.Service]++
 	}
-	partial := map[string]bool{}
-	for _, n := range hbackup.Partial {
-		partial[n] = true
-	}
-	backup := compat.Service{Name: "backup", Operations: count[wire.Backup]}
-	for name := range hbackup.Handlers(nil) {
-		if partial[name] {
-			backup.Partial = append(backup.Partial, name)
-		} else {
-			backup.Full = append(backup.Full, name)
+	describe := func(name string, svc wire.Service, handlers map[string]restjson.Handler, partial []string) compat.Service {
+		out := compat.Service{Name: name, Operations: count[svc]}
+		for op := range handlers {
+			if slices.Contains(partial, op) {
+				out.Partial = append(out.Partial, op)
+			} else {
+				out.Full = append(out.Full, op)
+			}
 		}
+		return out
 	}
 	return []compat.Service{
-		backup,
-		{Name: "apigateway", Operations: count[wire.APIGateway]},
+		describe("backup", wire.Backup, hbackup.Handlers(nil), hbackup.Partial),
+		describe("apigateway", wire.APIGateway, hapigw.Handlers(nil), nil),
 		{Name: "apigatewayv2", Operations: count[wire.APIGatewayV2]},
 	}
 }
 
+// restorer is a service that re-creates its owners from the store.
+type restorer interface {
+	StoreService() string
+	Restore(key string, value []byte) error
+	RestoreDone() error
+}
+
 // restore re-creates every owner the store holds.
 func (e *Emulator) restore() error {
+	byName := map[string]restorer{}
+	for _, r := range []restorer{e.backup, e.apigw} {
+		byName[r.StoreService()] = r
+	}
 	n := 0
 	err := e.store.Load(func(key string, value []byte) error {
 		_, _, service, _, _, _, ok := store.ParseKey(key)
 		if !ok {
 			return fmt.Errorf("httpfront: restore: malformed key %q", key)
 		}
-		n++
-		switch service {
-		case e.backup.StoreService():
-			return e.backup.Restore(key, value)
+		r, ok := byName[service]
+		if !ok {
+			return fmt.Errorf("httpfront: restore: unknown service in key %q", key)
 		}
-		return fmt.Errorf("httpfront: restore: unknown service in key %q", key)
+		n++
+		return r.Restore(key, value)
 	})
 	if err != nil {
 		return err
+	}
+	for _, r := range byName {
+		if err := r.RestoreDone(); err != nil {
+			return err
+		}
 	}
 	if n > 0 {
 		e.log.Info("state restored", "records", n, "backend", e.store.Backend())
@@ -163,6 +184,7 @@ func (e *Emulator) Serve(ln net.Listener) error {
 // Reset wipes every resource of every service, the persistent store too.
 func (e *Emulator) Reset() error {
 	e.backup.Detach()
+	e.apigw.Detach()
 	if err := e.store.Wipe(); err != nil {
 		return fmt.Errorf("httpfront: reset: %w", err)
 	}
@@ -179,6 +201,7 @@ func (e *Emulator) Shutdown(ctx context.Context) error {
 			e.shutdownErr = err
 		}
 		e.backup.Detach()
+		e.apigw.Detach()
 		e.sys.Shutdown()
 		if err := e.store.Close(); err != nil && e.shutdownErr == nil {
 			e.shutdownErr = err

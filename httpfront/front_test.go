@@ -114,7 +114,7 @@ func TestBadInput(t *testing.T) {
 		{"route=unknown-backup", "GET", "/backup-vaults/a/b/c/d", "", 404, "UnknownOperationException", "Message"},
 		{"route=wrong-method", "PATCH", "/backup-vaults/x", "", 404, "UnknownOperationException", "Message"},
 		{"op=not-implemented", "GET", "/backup-jobs", "", 501, "NotImplementedException", "Message"},
-		{"op=apigateway-not-implemented", "GET", "/restapis", "", 501, "NotImplementedException", "message"},
+		{"op=apigateway-unsupported-account", "GET", "/account", "", 501, "NotImplementedException", "message"},
 		{"op=apigatewayv2-not-implemented", "GET", "/v2/apis", "", 501, "NotImplementedException", "message"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,409 @@
+package apigateway
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/store"
+)
+
+// storeService is the service segment of this package's store keys.
+const storeService = "apigateway"
+
+// Store kinds.
+const (
+	kindRestAPI = "restapi"
+	kindAPIKey  = "apikey"
+	kindPlan    = "usageplan"
+	kindDomain  = "domainname"
+	kindLink    = "vpclink"
+)
+
+// dirs are the directories of one account and region.
+type dirs struct {
+	apis    *actors.Directory[RestAPI]
+	keys    *actors.Directory[KeyState]
+	plans   *actors.Directory[PlanState]
+	domains *actors.Directory[DomainState]
+	links   *actors.Directory[LinkState]
+}
+
+func newDirs() *dirs {
+	return &dirs{
+		apis:    actors.NewDirectory[RestAPI](),
+		keys:    actors.NewDirectory[KeyState](),
+		plans:   actors.NewDirectory[PlanState](),
+		domains: actors.NewDirectory[DomainState](),
+		links:   actors.NewDirectory[LinkState](),
+	}
+}
+
+// Service is the API Gateway (v1) facade: reads come from published states,
+// writes run as mutations inside the owning actor.
+type Service struct {
+	sys    *actors.System
+	store  store.Store
+	now    func() time.Time
+	log    *slog.Logger
+	seq    atomic.Uint64
+	scopes *actors.Scopes[dirs]
+
+	restoring map[string]*restoreAPI // REST APIs being restored, by store key
+}
+
+// New returns an empty service. Restore what the store holds before serving.
+func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
+	return &Service{sys: sys, store: st, now: now, log: log.With("component", "apigateway"),
+		scopes: actors.NewScopes(newDirs)}
+}
+
+// Errors as API Gateway words them.
+func notFound(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.APIGateway, wire.CodeNotFound, format, args...)
+}
+
+// BadRequest is API Gateway's error for invalid input.
+func BadRequest(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.APIGateway, wire.CodeBadRequest, format, args...)
+}
+
+// Conflict is API Gateway's error for a clash with existing state.
+func Conflict(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.APIGateway, wire.CodeConflict, format, args...)
+}
+
+// APINotFound is the error for an unknown REST API id.
+func APINotFound(sc actors.Scope, id string) *wire.Error {
+	return notFound("Invalid API identifier specified %s:%s", sc.Account, id)
+}
+
+// apiKey is the store key of a REST API, or of one of its records.
+func apiKey(sc actors.Scope, id string, sub ...string) string {
+	return store.Key(sc.Account, sc.Region, storeService, kindRestAPI, id, sub...)
+}
+
+// apiRecord is the RestApi record as it is persisted.
+type apiRecord struct {
+	API API    `json:"api"`
+	Seq uint64 `json:"seq"`
+}
+
+// ask maps the actor errors: an owner gone is the resource gone, an owner
+// too slow is the service busy.
+func ask[R any](s *Service, run func() (any, error), gone func() *wire.Error) (R, error) {
+	var zero R
+	v, err := run()
+	switch {
+	case err == nil:
+		if v == nil {
+			return zero, nil
+		}
+		r, ok := v.(R)
+		if !ok {
+			return zero, fmt.Errorf("apigateway: reply is %T, want %T", v, zero)
+		}
+		return r, nil
+	case actors.IsGone(err):
+		return zero, gone()
+	case errors.Is(err, actors.ErrNoAnswer):
+		return zero, wire.Unavailable(wire.APIGateway)
+	}
+	return zero, err
+}
+
+// ---- REST APIs ----
+
+// API returns the published REST API with id.
+func (s *Service) API(sc actors.Scope, id string) (*RestAPI, bool) {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, false
+	}
+	return d.apis.Get(id)
+}
+
+// APIs returns every REST API of the scope in creation order.
+func (s *Service) APIs(sc actors.Scope) []*RestAPI {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil
+	}
+	return d.apis.Snapshots(func(a, b *RestAPI) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+// CreateRestAPI creates an API from api (its id set or empty) with its root
+// resource, and whatever init adds in the same write.
+func (s *Service) CreateRestAPI(sc actors.Scope, api API, init func(t *Tx) error) (*RestAPI, error) {
+	d := s.scopes.Get(sc)
+	custom := api.ID != ""
+	o := actors.NewStateOwner[RestAPI](s.store)
+	e := actors.SpawnState(s.sys, "apigateway.restapi", o, nil)
+	for {
+		if !custom {
+			api.ID = wire.ShortID(10)
+		}
+		if d.apis.Reserve(api.ID, e) {
+			break
+		}
+		if custom {
+			s.sys.StopAsync(e.Ref())
+			return nil, Conflict("API with id %s already exists", api.ID)
+		}
+	}
+	id := api.ID
+	o.OnEnd = func(*RestAPI) { d.apis.Release(id, e) }
+	seq := s.seq.Add(1)
+	r, err := ask[*RestAPI](s, func() (any, error) {
+		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
+			t := newTx(s, sc, nil)
+			t.next.Seq = seq
+			root := &Resource{ID: wire.ShortID(10), Path: "/"}
+			api.RootResourceID = root.ID
+			t.SetAPI(api)
+			t.PutResource(root)
+			if init != nil {
+				if err := init(t); err != nil {
+					return actors.Change[RestAPI]{}, err
+				}
+			}
+			return t.commit()
+		})
+	}, func() *wire.Error { return APINotFound(sc, id) })
+	if err != nil {
+		d.apis.Release(id, e)
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	return r, nil
+}
+
+// commit ends a mutation: the new state is published, the records written.
+func (t *Tx) commit() (actors.Change[RestAPI], error) {
+	next := t.next
+	next.Memo = new(actors.Memo)
+	return actors.Change[RestAPI]{Next: &next, Records: t.recs, Reply: &next}, nil
+}
+
+// Mutate runs fn as a mutation of the REST API id and returns what fn
+// returns. If fn fails nothing changes.
+func Mutate[R any](s *Service, sc actors.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
+	var zero R
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return zero, APINotFound(sc, id)
+	}
+	e, _, ok := d.apis.Entry(id)
+	if !ok {
+		return zero, APINotFound(sc, id)
+	}
+	return ask[R](s, func() (any, error) {
+		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
+			t := newTx(s, sc, cur)
+			r, err := fn(t)
+			if err != nil {
+				return actors.Change[RestAPI]{}, err
+			}
+			ch, err := t.commit()
+			ch.Reply = r
+			return ch, err
+		})
+	}, func() *wire.Error { return APINotFound(sc, id) })
+}
+
+// DeleteRestAPI deletes the API and everything it owns, its tags included,
+// in one write.
+func (s *Service) DeleteRestAPI(sc actors.Scope, id string) error {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return APINotFound(sc, id)
+	}
+	e, _, ok := d.apis.Entry(id)
+	if !ok {
+		return APINotFound(sc, id)
+	}
+	_, err := ask[any](s, func() (any, error) {
+		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
+			return actors.Change[RestAPI]{End: true, Records: []actors.Record{
+				actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
+			}}, nil
+		})
+	}, func() *wire.Error { return APINotFound(sc, id) })
+	return err
+}
+
+// ---- restore and reset ----
+
+// StoreService is the service segment of the keys Restore accepts.
+func (s *Service) StoreService() string { return storeService }
+
+// restoreAPI gathers one REST API's records during a restore.
+type restoreAPI struct {
+	scope actors.Scope
+	state RestAPI
+	seen  bool // the API record itself
+}
+
+// Restore takes one persisted record. REST API records are gathered and
+// their owners re-created by RestoreDone; the others are re-created at once.
+func (s *Service) Restore(key string, value []byte) error {
+	account, region, service, kind, id, sub, ok := store.ParseKey(key)
+	if !ok || service != storeService {
+		return fmt.Errorf("apigateway: restore: foreign key %q", key)
+	}
+	sc := actors.Scope{Account: account, Region: region}
+	var err error
+	switch kind {
+	case kindRestAPI:
+		err = s.restoreAPIRecord(sc, id, sub, value)
+	default:
+		err = s.restoreOther(sc, kind, value)
+	}
+	if err != nil {
+		return fmt.Errorf("apigateway: restore %s: %w", key, err)
+	}
+	return nil
+}
+
+func (s *Service) restoreAPIRecord(sc actors.Scope, id string, sub []string, value []byte) error {
+	if s.restoring == nil {
+		s.restoring = map[string]*restoreAPI{}
+	}
+	k := apiKey(sc, id)
+	r := s.restoring[k]
+	if r == nil {
+		r = &restoreAPI{scope: sc}
+		s.restoring[k] = r
+	}
+	st := &r.state
+	if len(sub) == 0 {
+		var rec apiRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return err
+		}
+		st.API, st.Seq, r.seen = rec.API, rec.Seq, true
+		return nil
+	}
+	if len(sub) != 2 {
+		return fmt.Errorf("malformed key")
+	}
+	name := sub[1]
+	switch sub[0] {
+	case "resource":
+		return restoreInto(&st.Resources, name, value)
+	case "model":
+		return restoreInto(&st.Models, name, value)
+	case "authorizer":
+		return restoreInto(&st.Authorizers, name, value)
+	case "validator":
+		return restoreInto(&st.Validators, name, value)
+	case "gatewayresponse":
+		return restoreInto(&st.GatewayResponses, name, value)
+	case "stage":
+		return restoreInto(&st.Stages, name, value)
+	case "deployment":
+		var rec DeploymentRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return err
+		}
+		d := rec.Deployment
+		d.Frozen = rec.Frozen
+		if d.Frozen != nil {
+			computePaths(d.Frozen.Resources)
+		}
+		if st.Deployments == nil {
+			st.Deployments = map[string]*Deployment{}
+		}
+		st.Deployments[name] = &d
+		return nil
+	}
+	return fmt.Errorf("unknown record kind %q", sub[0])
+}
+
+func restoreInto[V any](m *map[string]*V, name string, value []byte) error {
+	var v V
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	if *m == nil {
+		*m = map[string]*V{}
+	}
+	(*m)[name] = &v
+	return nil
+}
+
+// RestoreDone re-creates the owners of the REST APIs Restore gathered.
+func (s *Service) RestoreDone() error {
+	for k, r := range s.restoring {
+		if !r.seen {
+			return fmt.Errorf("apigateway: restore: records of %s without the API record", k)
+		}
+		st := r.state
+		computePaths(st.Resources)
+		st.Memo = new(actors.Memo)
+		d := s.scopes.Get(r.scope)
+		o := actors.NewStateOwner[RestAPI](s.store)
+		e := actors.SpawnState(s.sys, "apigateway.restapi", o, &st)
+		id := st.API.ID
+		o.OnEnd = func(*RestAPI) { d.apis.Release(id, e) }
+		d.apis.Reserve(id, e)
+		s.bumpSeq(st.Seq)
+	}
+	s.restoring = nil
+	return nil
+}
+
+func (s *Service) bumpSeq(seq uint64) {
+	for {
+		cur := s.seq.Load()
+		if seq <= cur || s.seq.CompareAndSwap(cur, seq) {
+			return
+		}
+	}
+}
+
+// Detach forgets every owner and retires them all. The caller wipes the
+// store afterwards.
+func (s *Service) Detach() {
+	var refs []actors.Ref
+	s.scopes.Range(func(_ actors.Scope, d *dirs) bool {
+		refs = append(refs, d.apis.Drain()...)
+		refs = append(refs, d.keys.Drain()...)
+		refs = append(refs, d.plans.Drain()...)
+		refs = append(refs, d.domains.Drain()...)
+		refs = append(refs, d.links.Drain()...)
+		return true
+	})
+	s.sys.Stop(refs)
+}
+
+// computePaths sets every resource's path from its parent chain. It is
+// used on restore, where resources arrive unordered; it writes to resources
+// no reader has seen yet.
+func computePaths(rs map[string]*Resource) {
+	var path func(r *Resource, depth int) string
+	path = func(r *Resource, depth int) string {
+		if r.ParentID == "" || depth > len(rs) {
+			return "/"
+		}
+		p, ok := rs[r.ParentID]
+		if !ok {
+			return "/" + r.PathPart
+		}
+		pp := path(p, depth+1)
+		return strings.TrimSuffix(pp, "/") + "/" + r.PathPart
+	}
+	for _, r := range rs {
+		r.Path = path(r, 0)
+	}
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }

@@ -1,0 +1,111 @@
+package apigateway
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	aapigw "github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/httpfront/wire"
+)
+
+// badRequest is API Gateway's error for invalid input.
+func badRequest(format string, args ...any) *wire.Error { return aapigw.BadRequest(format, args...) }
+
+// label returns a path label, decoded.
+func label(c *restjson.Call, name string) (string, error) {
+	return c.Label(name)
+}
+
+// decode decodes the JSON body into v.
+func decode(c *restjson.Call, v any) error { return c.DecodeBody(v) }
+
+// patchBody is the body of every Update* operation.
+type patchBody struct {
+	PatchOperations []aapigw.PatchOp `json:"patchOperations"`
+}
+
+// readPatch decodes the patch operations of an Update* request.
+func readPatch(c *restjson.Call) ([]aapigw.PatchOp, error) {
+	var in patchBody
+	if err := decode(c, &in); err != nil {
+		return nil, err
+	}
+	return in.PatchOperations, nil
+}
+
+// Page size bounds of v1 listings (position/limit).
+const (
+	defaultLimit = 25
+	maxLimit     = 500
+)
+
+// page is a v1 listing request: at most limit items after position.
+type page struct {
+	limit int
+	after string
+}
+
+// readPage reads position and limit.
+func readPage(c *restjson.Call) (page, error) {
+	p := page{limit: defaultLimit}
+	if v, ok := c.Query("limit"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxLimit {
+			return p, badRequest("1 validation error detected: Value '%s' at 'limit' failed to satisfy constraint: Member must have value less than or equal to %d", v, maxLimit)
+		}
+		p.limit = n
+	}
+	if v, ok := c.Query("position"); ok && v != "" {
+		key, ok := wire.DecodeToken(v)
+		if !ok {
+			return p, badRequest("Invalid position parameter")
+		}
+		p.after = key
+	}
+	return p, nil
+}
+
+// paginate returns the items after p's position (items sorted by key) and
+// the position of the next page, "" on the last.
+func paginate[T any](items []T, p page, key func(T) string) ([]T, string) {
+	start := 0
+	if p.after != "" {
+		start, _ = slices.BinarySearchFunc(items, p.after, func(it T, k string) int {
+			if key(it) <= k {
+				return -1
+			}
+			return 1
+		})
+	}
+	items = items[start:]
+	if len(items) <= p.limit {
+		return items, ""
+	}
+	items = items[:p.limit]
+	return items, wire.EncodeToken(key(items[len(items)-1]))
+}
+
+// list writes a v1 collection: {"item": [...], "position": "..."}.
+func list[T any](c *restjson.Call, items []T, position string) error {
+	if items == nil {
+		items = []T{}
+	}
+	return c.JSON(http.StatusOK, struct {
+		Position string `json:"position,omitempty"`
+		Items    []T    `json:"item"`
+	}{position, items})
+}
+
+// accepted answers a delete: 202 with an empty body.
+func accepted(c *restjson.Call) error {
+	c.Empty(http.StatusAccepted)
+	return nil
+}
+
+// noContent answers 204 with an empty body.
+func noContent(c *restjson.Call) error {
+	c.Empty(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,25 @@
+package apigateway
+
+import (
+	"maps"
+
+	aapigw "github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+)
+
+type handlers struct {
+	svc *aapigw.Service
+}
+
+// Handlers returns the handler of every supported API Gateway v1
+// operation, by operation name.
+func Handlers(svc *aapigw.Service) map[string]restjson.Handler {
+	h := &handlers{svc: svc}
+	all := map[string]restjson.Handler{}
+	for _, group := range []map[string]restjson.Handler{
+		h.restAPIOps(),
+	} {
+		maps.Copy(all, group)
+	}
+	return all
+}

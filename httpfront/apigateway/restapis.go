@@ -1,0 +1,168 @@
+package apigateway
+
+import (
+	"net/http"
+	"regexp"
+
+	aapigw "github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/httpfront/wire"
+)
+
+func (h *handlers) restAPIOps() map[string]restjson.Handler {
+	return map[string]restjson.Handler{
+		"CreateRestApi": h.createRestAPI,
+		"GetRestApi":    h.getRestAPI,
+		"GetRestApis":   h.getRestAPIs,
+		"UpdateRestApi": h.updateRestAPI,
+		"DeleteRestApi": h.deleteRestAPI,
+	}
+}
+
+type createRestAPIBody struct {
+	Name                      *string                       `json:"name"`
+	Description               string                        `json:"description"`
+	Version                   string                        `json:"version"`
+	CloneFrom                 string                        `json:"cloneFrom"`
+	BinaryMediaTypes          []string                      `json:"binaryMediaTypes"`
+	MinimumCompressionSize    *int64                        `json:"minimumCompressionSize"`
+	APIKeySource              string                        `json:"apiKeySource"`
+	EndpointConfiguration     *aapigw.EndpointConfiguration `json:"endpointConfiguration"`
+	Policy                    string                        `json:"policy"`
+	Tags                      map[string]string             `json:"tags"`
+	DisableExecuteAPIEndpoint bool                          `json:"disableExecuteApiEndpoint"`
+}
+
+var (
+	endpointTypes = map[string]bool{"EDGE": true, "REGIONAL": true, "PRIVATE": true}
+	customIDRe    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+)
+
+func (h *handlers) createRestAPI(c *restjson.Call) error {
+	var in createRestAPIBody
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	if in.Name == nil || *in.Name == "" {
+		return badRequest("Invalid REST API name specified")
+	}
+	api := aapigw.API{
+		Name:                      *in.Name,
+		Description:               in.Description,
+		Version:                   in.Version,
+		BinaryMediaTypes:          in.BinaryMediaTypes,
+		APIKeySource:              "HEADER",
+		Policy:                    in.Policy,
+		Tags:                      in.Tags,
+		DisableExecuteAPIEndpoint: in.DisableExecuteAPIEndpoint,
+		CreatedDate:               wire.Epoch(h.svc.Now().UnixMilli()),
+	}
+	switch in.APIKeySource {
+	case "":
+	case "HEADER", "AUTHORIZER":
+		api.APIKeySource = in.APIKeySource
+	default:
+		return badRequest("Invalid API Key Source specified: %s. Valid values: HEADER, AUTHORIZER", in.APIKeySource)
+	}
+	if n := in.MinimumCompressionSize; n != nil && (*n < 0 || *n > 10485760) {
+		return badRequest("Invalid minimum compression size, must be between 0 and 10485760")
+	}
+	api.MinimumCompressionSize = in.MinimumCompressionSize
+	ec := aapigw.EndpointConfiguration{Types: []string{"EDGE"}}
+	if in.EndpointConfiguration != nil {
+		ec = *in.EndpointConfiguration
+		if len(ec.Types) == 0 {
+			ec.Types = []string{"EDGE"}
+		}
+		if len(ec.Types) > 1 {
+			return badRequest("Cannot create an api with multiple Endpoint Types.")
+		}
+		if !endpointTypes[ec.Types[0]] {
+			return badRequest("Invalid Endpoint Type specified: %s. Valid values: EDGE, REGIONAL, PRIVATE", ec.Types[0])
+		}
+	}
+	api.EndpointConfiguration = &ec
+	if id, ok := in.Tags[aapigw.CustomIDTag]; ok {
+		if !customIDRe.MatchString(id) {
+			return badRequest("Invalid %s tag: the id must be 1 to 128 letters, digits, '-' or '_'", aapigw.CustomIDTag)
+		}
+		api.ID = id
+	}
+	var src *aapigw.RestAPI
+	if in.CloneFrom != "" {
+		s, ok := h.svc.API(c.Scope, in.CloneFrom)
+		if !ok {
+			return aapigw.APINotFound(c.Scope, in.CloneFrom)
+		}
+		src = s
+	}
+	r, err := h.svc.CreateRestAPI(c.Scope, api, func(t *aapigw.Tx) error {
+		if src != nil {
+			aapigw.CloneConfig(t, src)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, &r.API)
+}
+
+func (h *handlers) getRestAPI(c *restjson.Call) error {
+	id, err := label(c, "restapi_id")
+	if err != nil {
+		return err
+	}
+	r, ok := h.svc.API(c.Scope, id)
+	if !ok {
+		return aapigw.APINotFound(c.Scope, id)
+	}
+	if b := r.Memo.Get(); b != nil {
+		c.Raw(http.StatusOK, b)
+		return nil
+	}
+	b, err := restjson.Marshal(&r.API)
+	if err != nil {
+		return err
+	}
+	r.Memo.Set(b)
+	c.Raw(http.StatusOK, b)
+	return nil
+}
+
+// getRestAPIs lists every API: SPEC.md says GetRestApis does not paginate.
+func (h *handlers) getRestAPIs(c *restjson.Call) error {
+	apis := h.svc.APIs(c.Scope)
+	out := make([]*aapigw.API, len(apis))
+	for i, r := range apis {
+		out[i] = &r.API
+	}
+	return list(c, out, "")
+}
+
+func (h *handlers) updateRestAPI(c *restjson.Call) error {
+	id, err := label(c, "restapi_id")
+	if err != nil {
+		return err
+	}
+	ops, err := readPatch(c)
+	if err != nil {
+		return err
+	}
+	r, err := h.svc.UpdateRestAPI(c.Scope, id, ops)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, &r.API)
+}
+
+func (h *handlers) deleteRestAPI(c *restjson.Call) error {
+	id, err := label(c, "restapi_id")
+	if err != nil {
+		return err
+	}
+	if err := h.svc.DeleteRestAPI(c.Scope, id); err != nil {
+		return err
+	}
+	return accepted(c)
+}
