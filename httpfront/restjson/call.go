@@ -156,6 +156,11 @@ func (c *Call) DecodeBody(v any) error {
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && (c.Service() == wire.APIGateway || c.Service() == wire.APIGatewayV2) {
+			// API Gateway's Java front end words it in Java's terms.
+			return wire.Errorf(c.Service(), wire.CodeSerialization, "class %s can not be converted to an %s",
+				javaClass(te.Value), javaTarget(te.Type))
+		}
 		if errors.As(err, &te) {
 			member := te.Field
 			if member == "" {
@@ -166,6 +171,47 @@ func (c *Call) DecodeBody(v any) error {
 		return c.Invalid("The request body is not valid JSON")
 	}
 	return nil
+}
+
+// javaClass names the Java class API Gateway's parser gives a JSON value.
+func javaClass(jsonType string) string {
+	switch {
+	case jsonType == "bool":
+		return "java.lang.Boolean"
+	case jsonType == "string":
+		return "java.lang.String"
+	case strings.HasPrefix(jsonType, "number"):
+		return "com.amazon.coral.value.json.numbers.TruncatingBigNumber"
+	case jsonType == "array":
+		return "java.util.ArrayList"
+	case jsonType == "object":
+		return "java.util.LinkedHashMap"
+	}
+	return "java.lang.Object"
+}
+
+// javaTarget names the Java type a member of Go type t has.
+func javaTarget(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "String"
+	case reflect.Bool:
+		return "Boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32:
+		return "Integer"
+	case reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "Long"
+	case reflect.Float32, reflect.Float64:
+		return "Double"
+	case reflect.Map, reflect.Struct:
+		return "Map"
+	case reflect.Slice, reflect.Array:
+		return "List"
+	}
+	return t.String()
 }
 
 func typeName(t reflect.Type) string {

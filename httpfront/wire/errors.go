@@ -25,6 +25,11 @@ const (
 	CodeTooManyRequests = "TooManyRequestsException"
 	CodeUnauthorized    = "UnauthorizedException"
 
+	// Coral framework errors: model-level validation and JSON that does
+	// not fit the shape, which the models do not declare.
+	CodeValidation    = "ValidationException"
+	CodeSerialization = "SerializationException"
+
 	// The emulator's own codes.
 	CodeNotImplemented        = "NotImplementedException"
 	CodeUnknownOperation      = "UnknownOperationException"
@@ -34,6 +39,8 @@ const (
 
 // ownCodes are the statuses of the codes no model declares.
 var ownCodes = map[string]int{
+	CodeValidation:            400,
+	CodeSerialization:         400,
 	CodeNotImplemented:        501, // not retried by SDKs, unlike 500/503
 	CodeUnknownOperation:      404,
 	CodeRequestEntityTooLarge: 413,
@@ -148,7 +155,13 @@ func AppendBody(dst []byte, e *Error) []byte {
 		dst = append(dst, `,"Type":`...)
 		dst = AppendString(dst, typ)
 	case APIGateway, APIGatewayV2:
-		dst = append(dst, `{"message":`...)
+		// Framework errors carry a capitalised Message, service errors
+		// the model's lower-case one.
+		if e.Code == CodeValidation || e.Code == CodeSerialization {
+			dst = append(dst, `{"Message":`...)
+		} else {
+			dst = append(dst, `{"message":`...)
+		}
 		dst = AppendString(dst, e.Message)
 	default:
 		dst = append(dst, `{"code":`...)
