@@ -18,6 +18,19 @@ func Handlers(svc *aapigw.Service) map[string]restjson.Handler {
 	all := map[string]restjson.Handler{}
 	for _, group := range []map[string]restjson.Handler{
 		h.restAPIOps(),
+		h.resourceOps(),
+		h.methodOps(),
+		h.deploymentOps(),
+		h.stageOps(),
+		h.modelOps(),
+		h.authorizerOps(),
+		h.validatorOps(),
+		h.gatewayResponseOps(),
+		h.apiKeyOps(),
+		h.usagePlanOps(),
+		h.domainNameOps(),
+		h.vpcLinkOps(),
+		h.tagOps(),
 	} {
 		maps.Copy(all, group)
 	}
