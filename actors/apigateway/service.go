@@ -236,7 +236,11 @@ func (s *Service) DeleteRestAPI(sc actors.Scope, id string) error {
 			}}, nil
 		})
 	}, func() *wire.Error { return APINotFound(sc, id) })
-	return err
+	if err != nil {
+		return err
+	}
+	s.forgetStage(sc, id, "")
+	return nil
 }
 
 // ---- restore and reset ----
