@@ -21,7 +21,7 @@ func (h *handlers) restAPIOps() map[string]restjson.Handler {
 
 type createRestAPIBody struct {
 	Name                      *string                       `json:"name"`
-	Description               string                        `json:"description"`
+	Description               *string                       `json:"description"`
 	Version                   string                        `json:"version"`
 	CloneFrom                 string                        `json:"cloneFrom"`
 	BinaryMediaTypes          []string                      `json:"binaryMediaTypes"`
@@ -33,22 +33,55 @@ type createRestAPIBody struct {
 	DisableExecuteAPIEndpoint bool                          `json:"disableExecuteApiEndpoint"`
 }
 
-var (
-	endpointTypes = map[string]bool{"EDGE": true, "REGIONAL": true, "PRIVATE": true}
-	customIDRe    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
-)
+var customIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// apiWithTags is a RestApi as UpdateRestApi answers it: with "tags" even
+// when there are none.
+type apiWithTags struct {
+	*aapigw.API
+	Tags map[string]string `json:"tags"`
+}
+
+func withTags(a *aapigw.API) apiWithTags {
+	t := a.Tags
+	if t == nil {
+		t = map[string]string{}
+	}
+	return apiWithTags{a, t}
+}
 
 func (h *handlers) createRestAPI(c *restjson.Call) error {
 	var in createRestAPIBody
 	if err := decode(c, &in); err != nil {
 		return err
 	}
+	// Model-level checks come first and are reported together.
+	var v aapigw.Validation
+	if ec := in.EndpointConfiguration; ec != nil {
+		v.EnumList("createRestApiInput.endpointConfiguration.types", ec.Types, "PRIVATE", "EDGE", "REGIONAL")
+		if ec.IPAddressType != "" {
+			v.Enum("createRestApiInput.endpointConfiguration.ipAddressType", ec.IPAddressType, "ipv4", "dualstack")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
 	if in.Name == nil || *in.Name == "" {
 		return badRequest("Invalid REST API name specified")
 	}
+	if in.Description != nil && *in.Description == "" {
+		return badRequest("Description cannot be an empty string")
+	}
 	api := aapigw.API{
 		Name:                      *in.Name,
-		Description:               in.Description,
+		Description:               deref(in.Description),
 		Version:                   in.Version,
 		BinaryMediaTypes:          in.BinaryMediaTypes,
 		APIKeySource:              "HEADER",
@@ -62,7 +95,7 @@ func (h *handlers) createRestAPI(c *restjson.Call) error {
 	case "HEADER", "AUTHORIZER":
 		api.APIKeySource = in.APIKeySource
 	default:
-		return badRequest("Invalid API Key Source specified: %s. Valid values: HEADER, AUTHORIZER", in.APIKeySource)
+		return badRequest("Invalid API Key Source specified. Valid options are HEADER,AUTHORIZER")
 	}
 	if n := in.MinimumCompressionSize; n != nil && (*n < 0 || *n > 10485760) {
 		return badRequest("Invalid minimum compression size, must be between 0 and 10485760")
@@ -71,15 +104,21 @@ func (h *handlers) createRestAPI(c *restjson.Call) error {
 	ec := aapigw.EndpointConfiguration{Types: []string{"EDGE"}}
 	if in.EndpointConfiguration != nil {
 		ec = *in.EndpointConfiguration
-		if len(ec.Types) == 0 {
-			ec.Types = []string{"EDGE"}
-		}
-		if len(ec.Types) > 1 {
+		switch len(ec.Types) {
+		case 0:
+			return badRequest("REGIONAL Configuration and EDGE Configuration cannot be both DISABLED.")
+		case 1:
+		default:
 			return badRequest("Cannot create an api with multiple Endpoint Types.")
 		}
-		if !endpointTypes[ec.Types[0]] {
-			return badRequest("Invalid Endpoint Type specified: %s. Valid values: EDGE, REGIONAL, PRIVATE", ec.Types[0])
-		}
+	}
+	switch {
+	case ec.Types[0] == "PRIVATE" && ec.IPAddressType == "ipv4":
+		return badRequest("Only dualstack ipAddressType is supported for Private APIs.")
+	case ec.Types[0] == "PRIVATE":
+		ec.IPAddressType = "dualstack"
+	case ec.IPAddressType == "":
+		ec.IPAddressType = "ipv4"
 	}
 	api.EndpointConfiguration = &ec
 	if id, ok := in.Tags[aapigw.CustomIDTag]; ok {
@@ -153,7 +192,7 @@ func (h *handlers) updateRestAPI(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, &r.API)
+	return c.JSON(http.StatusOK, withTags(&r.API))
 }
 
 func (h *handlers) deleteRestAPI(c *restjson.Call) error {
