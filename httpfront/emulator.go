@@ -124,7 +124,7 @@ func services() []compat.Service {
 	}
 	return []compat.Service{
 		describe("backup", wire.Backup, hbackup.Handlers(nil), hbackup.Partial),
-		describe("apigateway", wire.APIGateway, hapigw.Handlers(nil), nil),
+		describe("apigateway", wire.APIGateway, hapigw.Handlers(nil), hapigw.Partial),
 		{Name: "apigatewayv2", Operations: count[wire.APIGatewayV2]},
 	}
 }

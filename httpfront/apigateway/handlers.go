@@ -36,3 +36,6 @@ func Handlers(svc *aapigw.Service) map[string]restjson.Handler {
 	}
 	return all
 }
+
+// Partial lists the supported operations that are emulated only in part.
+var Partial = []string{}

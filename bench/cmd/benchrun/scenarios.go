@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -86,6 +87,12 @@ func scenarios() []scenario {
 			Build:    sdkPut,
 			Vary:     newVaultName(),
 		},
+		getRestAPI(),
+		getResources(500),
+		putMethod("PutMethod/apis=1", 1, false),
+		putMethod("PutMethod/apis=16", 16, false),
+		putMethod("PutMethod/apis=1/persistent", 1, true),
+		putMethod("PutMethod/apis=16/persistent", 16, true),
 	}
 }
 
@@ -155,4 +162,142 @@ func sdkPut(req *fasthttp.Request) {
 	req.Header.SetContentType("application/json")
 	sdkHeaders(req)
 	req.SetBodyString(`{"BackupVaultTags":{"team":"platform","env":"bench"},"CreatorRequestId":"bench-0001","EncryptionKeyArn":"arn:aws:kms:us-east-1:000000000000:key/11111111-2222-3333-4444-555555555555"}`)
+}
+
+// apigwHeaders sets the headers aws-sdk-go-v2 sends with every API Gateway
+// call.
+func apigwHeaders(req *fasthttp.Request) {
+	sdkHeaders(req)
+	req.Header.Set("User-Agent", "aws-sdk-go-v2/1.41.0 ua/2.1 os/linux lang/go#1.26 md/GOOS#linux md/GOARCH#amd64 api/apigateway#1.40.2 m/E")
+	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/apigateway/aws4_request, "+
+		"SignedHeaders=amz-sdk-invocation-id;amz-sdk-request;host;x-amz-date, Signature="+strings.Repeat("0f", 32))
+}
+
+// call sends one setup request and decodes its JSON reply into out.
+func call(addr, method, path, body string, want int, out any) error {
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	req.Header.SetMethod(method)
+	req.SetRequestURI("http://" + addr + path)
+	if body != "" {
+		req.Header.SetContentType("application/json")
+		req.SetBodyString(body)
+	}
+	if err := fasthttp.DoTimeout(req, resp, 10*time.Second); err != nil {
+		return err
+	}
+	if resp.StatusCode() != want {
+		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode(), resp.Body())
+	}
+	if out != nil {
+		return json.Unmarshal(resp.Body(), out)
+	}
+	return nil
+}
+
+type restAPIReply struct {
+	ID             string `json:"id"`
+	RootResourceID string `json:"rootResourceId"`
+}
+
+func createRestAPI(addr, name string) (restAPIReply, error) {
+	var r restAPIReply
+	err := call(addr, "POST", "/restapis", `{"name":"`+name+`"}`, 201, &r)
+	return r, err
+}
+
+// getRestAPI is GetRestApi as the SDK sends it: a read of the API owner's
+// published state.
+func getRestAPI() scenario {
+	var path string
+	return scenario{
+		Name:     "GetRestApi",
+		Emulator: true,
+		Setup: func(_ context.Context, addr string) error {
+			r, err := createRestAPI(addr, "bench-api")
+			path = "/restapis/" + r.ID
+			return err
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+			apigwHeaders(req)
+		},
+	}
+}
+
+// getResources lists an API of n resources (SPEC.md: GetResources returns
+// everything, unpaginated).
+func getResources(n int) scenario {
+	var path string
+	return scenario{
+		Name:     "GetResources/resources=" + strconv.Itoa(n),
+		Emulator: true,
+		Setup: func(_ context.Context, addr string) error {
+			r, err := createRestAPI(addr, "bench-resources")
+			if err != nil {
+				return err
+			}
+			// A tree: 20 top-level resources with 24 children each, plus the root.
+			parents := []string{}
+			for i := 0; len(parents) < 20 && i < n-1; i++ {
+				var res struct {
+					ID string `json:"id"`
+				}
+				if err := call(addr, "POST", "/restapis/"+r.ID+"/resources/"+r.RootResourceID,
+					fmt.Sprintf(`{"pathPart":"p%d"}`, i), 201, &res); err != nil {
+					return err
+				}
+				parents = append(parents, res.ID)
+			}
+			for i := len(parents); i < n-1; i++ {
+				parent := parents[i%len(parents)]
+				if err := call(addr, "POST", "/restapis/"+r.ID+"/resources/"+parent,
+					fmt.Sprintf(`{"pathPart":"c%d"}`, i), 201, nil); err != nil {
+					return err
+				}
+			}
+			path = "/restapis/" + r.ID + "/resources"
+			return nil
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+			apigwHeaders(req)
+		},
+	}
+}
+
+// putMethod writes PutMethod on the root resource of `apis` APIs, each
+// request to the next API in turn: with one API every write queues behind
+// one owner; with 16 the owners work in parallel.
+func putMethod(name string, apis int, persistent bool) scenario {
+	var paths [][]byte
+	var next atomic.Uint64
+	return scenario{
+		Name:     name,
+		Emulator: true,
+		DataDir:  persistent,
+		Setup: func(_ context.Context, addr string) error {
+			for i := range apis {
+				r, err := createRestAPI(addr, fmt.Sprintf("bench-put-%d", i))
+				if err != nil {
+					return err
+				}
+				paths = append(paths, []byte("/restapis/"+r.ID+"/resources/"+r.RootResourceID+"/methods/GET"))
+			}
+			return nil
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodPut)
+			req.SetRequestURI("/")
+			req.Header.SetContentType("application/json")
+			apigwHeaders(req)
+			req.SetBodyString(`{"authorizationType":"NONE","apiKeyRequired":false}`)
+		},
+		Vary: func(req *fasthttp.Request) {
+			req.URI().SetPathBytes(paths[next.Add(1)%uint64(len(paths))])
+		},
+	}
 }
