@@ -1,6 +1,17 @@
 package apigateway
 
-// Resource is one path of an API, with its methods.
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Resource is one path of an API, with its methods. Encoded as is it is the
+// resource with its methods embedded (GetResources?embed=methods, and the
+// persisted record); without embed, AWS lists each method as {} (see
+// AppendResourceSummary).
 type Resource struct {
 	ID       string             `json:"id"`
 	ParentID string             `json:"parentId,omitempty"`
@@ -10,7 +21,7 @@ type Resource struct {
 }
 
 // Method is one HTTP method of a resource, with its integration and
-// responses.
+// responses. Maps the client gave empty are echoed as {} (omitzero).
 type Method struct {
 	HTTPMethod          string                     `json:"httpMethod"`
 	AuthorizationType   string                     `json:"authorizationType"`
@@ -18,8 +29,8 @@ type Method struct {
 	APIKeyRequired      bool                       `json:"apiKeyRequired"`
 	RequestValidatorID  string                     `json:"requestValidatorId,omitempty"`
 	OperationName       string                     `json:"operationName,omitempty"`
-	RequestParameters   map[string]bool            `json:"requestParameters,omitempty"`
-	RequestModels       map[string]string          `json:"requestModels,omitempty"`
+	RequestParameters   map[string]bool            `json:"requestParameters,omitzero"`
+	RequestModels       map[string]string          `json:"requestModels,omitzero"`
 	MethodResponses     map[string]*MethodResponse `json:"methodResponses,omitempty"`
 	Integration         *Integration               `json:"methodIntegration,omitempty"`
 	AuthorizationScopes []string                   `json:"authorizationScopes,omitempty"`
@@ -28,8 +39,8 @@ type Method struct {
 // MethodResponse is a method's declared response for one status code.
 type MethodResponse struct {
 	StatusCode         string            `json:"statusCode"`
-	ResponseParameters map[string]bool   `json:"responseParameters,omitempty"`
-	ResponseModels     map[string]string `json:"responseModels,omitempty"`
+	ResponseParameters map[string]bool   `json:"responseParameters,omitzero"`
+	ResponseModels     map[string]string `json:"responseModels,omitzero"`
 }
 
 // TLSConfig is an integration's TLS settings.
@@ -38,7 +49,8 @@ type TLSConfig struct {
 }
 
 // Integration is a method's backend. HTTPMethod travels as "httpMethod"
-// (the model's integrationHttpMethod).
+// (the model's integrationHttpMethod). CacheKeyParameters is never nil: AWS
+// always sends the list, [] when empty.
 type Integration struct {
 	Type                 string                          `json:"type"`
 	HTTPMethod           string                          `json:"httpMethod,omitempty"`
@@ -46,8 +58,8 @@ type Integration struct {
 	ConnectionType       string                          `json:"connectionType,omitempty"`
 	ConnectionID         string                          `json:"connectionId,omitempty"`
 	Credentials          string                          `json:"credentials,omitempty"`
-	RequestParameters    map[string]string               `json:"requestParameters,omitempty"`
-	RequestTemplates     map[string]string               `json:"requestTemplates,omitempty"`
+	RequestParameters    map[string]string               `json:"requestParameters,omitzero"`
+	RequestTemplates     Templates                       `json:"requestTemplates,omitzero"`
 	PassthroughBehavior  string                          `json:"passthroughBehavior,omitempty"`
 	ContentHandling      string                          `json:"contentHandling,omitempty"`
 	TimeoutInMillis      int64                           `json:"timeoutInMillis"`
@@ -60,10 +72,167 @@ type Integration struct {
 }
 
 // IntegrationResponse maps a backend answer to a method response.
+// SelectionPattern is nil when never given: AWS echoes "" when it was given
+// empty, and omits it otherwise.
 type IntegrationResponse struct {
 	StatusCode         string            `json:"statusCode"`
-	SelectionPattern   string            `json:"selectionPattern,omitempty"`
-	ResponseParameters map[string]string `json:"responseParameters,omitempty"`
-	ResponseTemplates  map[string]string `json:"responseTemplates,omitempty"`
+	SelectionPattern   *string           `json:"selectionPattern,omitempty"`
+	ResponseParameters map[string]string `json:"responseParameters,omitzero"`
+	ResponseTemplates  Templates         `json:"responseTemplates,omitzero"`
 	ContentHandling    string            `json:"contentHandling,omitempty"`
+}
+
+// Pattern is the selection pattern, "" when none was given (the default
+// response).
+func (r *IntegrationResponse) Pattern() string {
+	if r.SelectionPattern == nil {
+		return ""
+	}
+	return *r.SelectionPattern
+}
+
+// Templates maps content types to mapping templates. An empty template is
+// no template: AWS stores it as null and sends it as null, so it is encoded
+// that way (and null decodes back to "").
+type Templates map[string]string
+
+// MarshalJSON writes the map with keys sorted, "" as null, and no HTML
+// escaping, as restjson.Marshal does for everything else.
+func (t Templates) MarshalJSON() ([]byte, error) {
+	if t == nil {
+		return []byte("null"), nil
+	}
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(appendResJSONString(nil, k))
+		b.WriteByte(':')
+		if v := t[k]; v == "" {
+			b.WriteString("null")
+		} else {
+			b.Write(appendResJSONString(nil, v))
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+var _ json.Marshaler = Templates(nil)
+
+// appendResJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it with HTML escaping off.
+func appendResJSONString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendResourceSummary appends r as GetResource and GetResources (without
+// embed) send it: each method as {}.
+func AppendResourceSummary(dst []byte, r *Resource) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = appendResJSONString(dst, r.ID)
+	if r.ParentID != "" {
+		dst = append(dst, `,"parentId":`...)
+		dst = appendResJSONString(dst, r.ParentID)
+	}
+	if r.PathPart != "" {
+		dst = append(dst, `,"pathPart":`...)
+		dst = appendResJSONString(dst, r.PathPart)
+	}
+	dst = append(dst, `,"path":`...)
+	dst = appendResJSONString(dst, r.Path)
+	if len(r.Methods) > 0 {
+		dst = append(dst, `,"resourceMethods":{`...)
+		for i, m := range sortedMethodNames(r.Methods) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendResJSONString(dst, m)
+			dst = append(dst, `:{}`...)
+		}
+		dst = append(dst, '}')
+	}
+	return append(dst, '}')
+}
+
+func sortedMethodNames(ms map[string]*Method) []string {
+	var buf [8]string
+	names := buf[:0]
+	for m := range ms {
+		names = append(names, m)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// ResourcesByPath returns the resources ordered by path, as GetResources
+// lists them (paths are unique; ids break ties in a corrupt state).
+func ResourcesByPath(rs map[string]*Resource) []*Resource {
+	out := make([]*Resource, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(a, b *Resource) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
 }
