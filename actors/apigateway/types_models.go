@@ -1,6 +1,7 @@
 package apigateway
 
-// Model is a JSON Schema for payloads.
+// Model is a JSON Schema for payloads. The schema is kept as the client
+// sent it: AWS echoes it byte for byte.
 type Model struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
@@ -10,7 +11,9 @@ type Model struct {
 }
 
 // Authorizer is a Lambda (TOKEN, REQUEST) or Cognito authorizer. The spec's
-// JWT type is stored as sent.
+// JWT type is stored as sent. AuthorizerResultTTLInSeconds is absent unless
+// the client set it (AWS does not echo its default of 300; see
+// AuthorizerTTL).
 type Authorizer struct {
 	ID                           string   `json:"id"`
 	Name                         string   `json:"name"`
@@ -33,10 +36,12 @@ type RequestValidator struct {
 }
 
 // GatewayResponse is the answer API Gateway gives for one response type.
+// AWS always lists responseParameters and responseTemplates, as {} when
+// empty; a response built by this package never has them nil.
 type GatewayResponse struct {
 	ResponseType       string            `json:"responseType"`
 	StatusCode         string            `json:"statusCode,omitempty"`
-	ResponseParameters map[string]string `json:"responseParameters,omitempty"`
-	ResponseTemplates  map[string]string `json:"responseTemplates,omitempty"`
+	ResponseParameters map[string]string `json:"responseParameters,omitzero"`
+	ResponseTemplates  map[string]string `json:"responseTemplates,omitzero"`
 	DefaultResponse    bool              `json:"defaultResponse"`
 }

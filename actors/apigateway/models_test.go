@@ -1,0 +1,289 @@
+package apigateway
+
+import (
+	"fmt"
+	"log/slog"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/store"
+)
+
+var mdlScope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+
+// mdlService starts a service in a fresh actor system, in memory.
+func mdlService(t *testing.T) *Service {
+	t.Helper()
+	log := slog.New(slog.DiscardHandler)
+	sys := actors.NewSystem(log, 5*time.Second)
+	t.Cleanup(sys.Shutdown)
+	return New(sys, store.NewMemory(), time.Now, log)
+}
+
+// mdlAPI creates an API with the default models, as CreateRestApi does.
+func mdlAPI(t *testing.T, s *Service) *RestAPI {
+	t.Helper()
+	r, err := s.CreateRestAPI(mdlScope, API{Name: "models"}, func(t *Tx) error {
+		DefaultModels(t)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// mdlPutMethod puts a method on the resource at path (created under the
+// root when missing), as the resources group's PutMethod would.
+func mdlPutMethod(t *testing.T, s *Service, apiID, path string, m *Method) {
+	t.Helper()
+	_, err := Mutate(s, mdlScope, apiID, func(t *Tx) (bool, error) {
+		st := t.State()
+		var res *Resource
+		for _, r := range st.Resources {
+			if r.Path == path {
+				c := *r
+				res = &c
+			}
+		}
+		if res == nil {
+			res = &Resource{ID: NewID(6, nil), ParentID: st.API.RootResourceID, PathPart: path[1:], Path: path}
+		}
+		ms := map[string]*Method{}
+		for k, v := range res.Methods {
+			ms[k] = v
+		}
+		ms[m.HTTPMethod] = m
+		res.Methods = ms
+		t.PutResource(res)
+		return true, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mdlWantErr(t *testing.T, err error, code, msg string) {
+	t.Helper()
+	we, ok := err.(*wire.Error)
+	if !ok || we.Code != code || we.Message != msg {
+		t.Fatalf("want %s %q, got %#v", code, msg, err)
+	}
+}
+
+var mdlIDRe = regexp.MustCompile(`^[a-z0-9]{6}$`)
+
+func TestDefaultModels(t *testing.T) {
+	s := mdlService(t)
+	r := mdlAPI(t, s)
+	ms, err := s.Models(mdlScope, r.API.ID)
+	if err != nil || len(ms) != 2 {
+		t.Fatalf("models: %v %+v", err, ms)
+	}
+	want := []struct{ name, desc, title, template string }{
+		{"Empty", "This is a default empty schema model", "Empty Schema", "#set($inputRoot = $input.path('$'))\n{ }"},
+		{"Error", "This is a default error schema model", "Error Schema", "#set($inputRoot = $input.path('$'))\n{\n  \"message\" : \"foo\"\n}"},
+	}
+	for i, w := range want {
+		t.Run("name="+w.name, func(t *testing.T) {
+			m := ms[i]
+			if m.Name != w.name || m.Description != w.desc || m.ContentType != "application/json" || !mdlIDRe.MatchString(m.ID) {
+				t.Fatalf("model: %+v", m)
+			}
+			n, err := parseModelSchema(m.Schema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if title, _ := n.get("title"); title == nil || title.text != w.title {
+				t.Fatalf("schema: %s", m.Schema)
+			}
+			tpl, err := s.GetModelTemplate(mdlScope, r.API.ID, w.name)
+			if err != nil || tpl != w.template {
+				t.Fatalf("template: %v %q", err, tpl)
+			}
+		})
+	}
+	// Calling it again (cloneFrom, a restore) keeps the models as they are.
+	before := ms[0].ID
+	if _, err := Mutate(s, mdlScope, r.API.ID, func(t *Tx) (bool, error) { DefaultModels(t); return true, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, m, _ := s.GetModel(mdlScope, r.API.ID, "Empty"); m.ID != before {
+		t.Fatalf("DefaultModels replaced Empty: %s -> %s", before, m.ID)
+	}
+}
+
+func TestModelTemplate(t *testing.T) {
+	models := map[string]*Model{
+		"Pet":  {Name: "Pet", Schema: `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}`},
+		"Loop": {Name: "Loop", Schema: `{"type":"object","properties":{"next":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Loop"}}}`},
+	}
+	const head = "#set($inputRoot = $input.path('$'))\n"
+	for _, tc := range []struct {
+		name, schema, want string
+	}{
+		{"aws-doc-sample", `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"},"op":{"type":"string"},"c":{"type":"number"}}}`,
+			"{\n  \"a\" : 3.1415,\n  \"b\" : 3.1415,\n  \"op\" : \"foo\",\n  \"c\" : 3.1415\n}"},
+		{"empty-object", `{"type":"object"}`, "{ }"},
+		{"scalars", `{"properties":{"i":{"type":"integer"},"b":{"type":"boolean"},"n":{"type":["null","string"]},"e":{"type":"string","enum":["x","y"]}}}`,
+			"{\n  \"i\" : 42,\n  \"b\" : true,\n  \"n\" : \"foo\",\n  \"e\" : \"x\"\n}"},
+		{"nested", `{"properties":{"o":{"type":"object","properties":{"k":{"type":"string"}}}}}`,
+			"{\n  \"o\" : {\n    \"k\" : \"foo\"\n  }\n}"},
+		{"array-of-objects", `{"type":"array","items":{"type":"object","properties":{"k":{"type":"integer"}}}}`,
+			"[\n  {\n    \"k\" : 42\n  }\n]"},
+		{"array-of-strings", `{"properties":{"tags":{"type":"array","items":{"type":"string"}}}}`,
+			"{\n  \"tags\" : [\n    \"foo\"\n  ]\n}"},
+		{"array-without-items", `{"properties":{"any":{"type":"array"}}}`, "{\n  \"any\" : [ ]\n}"},
+		{"model-ref", `{"properties":{"pet":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Pet"}}}`,
+			"{\n  \"pet\" : {\n    \"id\" : 42,\n    \"name\" : \"foo\"\n  }\n}"},
+		{"pointer-ref", `{"definitions":{"d":{"type":"integer"}},"properties":{"v":{"$ref":"#/definitions/d"}}}`,
+			"{\n  \"v\" : 42\n}"},
+		{"recursive-ref", `{"properties":{"l":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Loop"}}}`,
+			"{\n  \"l\" : {\n    \"next\" : { }\n  }\n}"},
+		{"escaped-key", `{"properties":{"a\"b":{"type":"string"}}}`, "{\n  \"a\\\"b\" : \"foo\"\n}"},
+	} {
+		t.Run("schema="+tc.name, func(t *testing.T) {
+			got, err := ModelTemplate(&Config{Models: models}, &Model{Name: "M", Schema: tc.schema})
+			if err != nil || got != head+tc.want {
+				t.Fatalf("got %v\n%s\nwant\n%s", err, got, head+tc.want)
+			}
+		})
+	}
+	_, err := ModelTemplate(&Config{}, &Model{Name: "X", Schema: "<xml/>"})
+	mdlWantErr(t, err, wire.CodeBadRequest, "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
+}
+
+func TestModelTemplateBounded(t *testing.T) {
+	// Each model references the next twice: the expansion is exponential
+	// unless bounded.
+	models := map[string]*Model{}
+	for i := range 40 {
+		ref := fmt.Sprintf(`{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/M%d"}`, i+1)
+		models[fmt.Sprintf("M%d", i)] = &Model{Name: fmt.Sprintf("M%d", i),
+			Schema: `{"properties":{"a":` + ref + `,"b":` + ref + `}}`}
+	}
+	got, err := ModelTemplate(&Config{Models: models}, models["M0"])
+	if err != nil || len(got) > 2_000_000 {
+		t.Fatalf("template: %v, %d bytes", err, len(got))
+	}
+}
+
+func TestFlattenModelSchema(t *testing.T) {
+	c := &Config{Models: map[string]*Model{
+		"Pet": {Name: "Pet", Schema: `{"type":"object","properties":{"id":{"type":"integer"}}}`},
+	}}
+	for _, tc := range []struct{ name, schema, want string }{
+		{"ref", `{"type":"array","items":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Pet"}}`,
+			`{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"}}}}`},
+		{"no-ref", "{ \"type\" : \"object\" }", "{ \"type\" : \"object\" }"},
+		{"not-json", "<xml/>", "<xml/>"},
+	} {
+		t.Run("schema="+tc.name, func(t *testing.T) {
+			if got := FlattenModelSchema(c, &Model{Name: "M", Schema: tc.schema}); got != tc.want {
+				t.Fatalf("got %s", got)
+			}
+		})
+	}
+}
+
+func TestDeleteReferenced(t *testing.T) {
+	s := mdlService(t)
+	r := mdlAPI(t, s)
+	id := r.API.ID
+	m, err := s.CreateModel(mdlScope, id, ModelInput{Name: mdlPtr("MySchema"), ContentType: mdlPtr("application/json"),
+		Schema: mdlPtr(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth, err := s.CreateAuthorizer(mdlScope, id, AuthorizerInput{Name: mdlPtr("a"), Type: mdlPtr("TOKEN"),
+		AuthorizerURI:  mdlPtr("arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:123456789012:function:f/invocations"),
+		IdentitySource: mdlPtr("method.request.header.Authorization")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := s.CreateRequestValidator(mdlScope, id, ValidatorInput{Name: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "CUSTOM", AuthorizerID: auth.ID,
+		RequestValidatorID: v.ID, RequestModels: map[string]string{"application/json": m.Name}})
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
+	mdlWantErr(t, s.DeleteAuthorizer(mdlScope, id, auth.ID), wire.CodeConflict,
+		"Cannot delete authorizer, is referenced in method: ANY//")
+	mdlWantErr(t, s.DeleteRequestValidator(mdlScope, id, v.ID), wire.CodeConflict,
+		"Cannot delete request validator, is referenced in method: ANY//")
+
+	// With two users AWS names one; this package names the deeper path (MD-03).
+	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
+		RequestModels: map[string]string{"application/json": m.Name}})
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+		"Cannot delete model 'MySchema', is referenced in method request: /test/ANY")
+
+	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
+		MethodResponses: map[string]*MethodResponse{"200": {StatusCode: "200", ResponseModels: map[string]string{"application/json": m.Name}}}})
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
+	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+		"Cannot delete model 'MySchema', is referenced in method response: /test/ANY")
+
+	// Once no method uses them, they go.
+	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
+	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
+	for _, err := range []error{s.DeleteModel(mdlScope, id, m.Name), s.DeleteAuthorizer(mdlScope, id, auth.ID),
+		s.DeleteRequestValidator(mdlScope, id, v.ID)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := s.GetModel(mdlScope, id, m.Name); err == nil {
+		t.Fatal("model still there")
+	}
+}
+
+func mdlPtr[T any](v T) *T { return &v }
+
+func TestEffectiveGatewayResponse(t *testing.T) {
+	put := func(g GatewayResponse) *GatewayResponse { return &g }
+	c := &Config{GatewayResponses: map[string]*GatewayResponse{
+		"DEFAULT_5XX": put(GatewayResponse{ResponseType: "DEFAULT_5XX", StatusCode: "599",
+			ResponseParameters: map[string]string{"gatewayresponse.header.x": "'y'"},
+			ResponseTemplates:  map[string]string{"text/plain": "oops"}}),
+		"AUTHORIZER_FAILURE": put(GatewayResponse{ResponseType: "AUTHORIZER_FAILURE", StatusCode: "500",
+			ResponseParameters: map[string]string{"gatewayresponse.header.a": "'b'"},
+			ResponseTemplates:  defaultGatewayTemplates()}),
+		"DEFAULT_4XX": put(GatewayResponse{ResponseType: "DEFAULT_4XX",
+			ResponseParameters: map[string]string{}, ResponseTemplates: map[string]string{"application/json": "{}"}}),
+	}}
+	for _, tc := range []struct {
+		typ, status, template string
+		params, isDefault     bool
+	}{
+		{"INTEGRATION_FAILURE", "599", "", true, true},                     // inherits DEFAULT_5XX
+		{"API_CONFIGURATION_ERROR", "599", "", true, true},                 // inherits DEFAULT_5XX
+		{"AUTHORIZER_FAILURE", "500", DefaultGatewayTemplate, true, false}, // put: its own
+		{"DEFAULT_5XX", "599", "", true, false},
+		{"THROTTLED", "429", "{}", false, true}, // DEFAULT_4XX has no status: keeps its own
+		{"DEFAULT_4XX", "", "{}", false, false},
+	} {
+		t.Run("type="+tc.typ, func(t *testing.T) {
+			g := EffectiveGatewayResponse(c, tc.typ)
+			if g.ResponseType != tc.typ || g.StatusCode != tc.status || g.DefaultResponse != tc.isDefault ||
+				g.ResponseTemplates["application/json"] != tc.template || (len(g.ResponseParameters) > 0) != tc.params ||
+				g.ResponseParameters == nil || g.ResponseTemplates == nil {
+				t.Fatalf("got %+v", g)
+			}
+		})
+	}
+	if g := EffectiveGatewayResponse(&Config{}, "WAF_FILTERED"); g.StatusCode != "403" || !g.DefaultResponse ||
+		len(g.ResponseParameters) != 0 || g.ResponseTemplates["application/json"] != DefaultGatewayTemplate {
+		t.Fatalf("default: %+v", g)
+	}
+	if EffectiveGatewayResponse(&Config{}, "NOPE") != nil {
+		t.Fatal("unknown type answered")
+	}
+}
