@@ -1,11 +1,16 @@
 package apigateway
 
 import (
+	"math"
+	"strconv"
+	"strings"
+
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
-// ApiStage names a stage a usage plan covers, with per-method throttles.
+// ApiStage names a stage a usage plan covers, with per-method throttles
+// keyed "/{resourcePath}/{httpMethod}" ("/pets/GET", "/*/*").
 type ApiStage struct {
 	APIID    string                       `json:"apiId"`
 	Stage    string                       `json:"stage"`
@@ -15,18 +20,67 @@ type ApiStage struct {
 // ThrottleSettings are a token bucket's rate (requests per second) and
 // burst.
 type ThrottleSettings struct {
-	BurstLimit int64   `json:"burstLimit"`
-	RateLimit  float64 `json:"rateLimit"`
+	BurstLimit int64 `json:"burstLimit"`
+	RateLimit  Rate  `json:"rateLimit"`
 }
 
-// QuotaSettings are a usage plan's request quota per period.
+// Rate is a request rate. API Gateway's Java front end writes doubles as
+// Java does ("200.0", "1.0E7"), so a whole rate keeps its ".0".
+type Rate float64
+
+// MarshalJSON implements json.Marshaler, formatting as Java's
+// Double.toString.
+func (r Rate) MarshalJSON() ([]byte, error) {
+	return appendJavaDouble(nil, float64(r)), nil
+}
+
+// appendJavaDouble formats f as Java's Double.toString: plain decimal with
+// at least one fractional digit in [1e-3, 1e7), else "d.dddE±n".
+func appendJavaDouble(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// Not representable in JSON; the decoder never produces it.
+		return append(b, '0')
+	}
+	if f == 0 {
+		return append(b, "0.0"...)
+	}
+	a := math.Abs(f)
+	if a >= 1e-3 && a < 1e7 {
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0"
+		}
+		return append(b, s...)
+	}
+	s := strconv.FormatFloat(f, 'E', -1, 64) // "1E+07", "1.5E-04"
+	mant, exp, _ := strings.Cut(s, "E")
+	if !strings.Contains(mant, ".") {
+		mant += ".0"
+	}
+	n, _ := strconv.Atoi(exp)
+	b = append(b, mant...)
+	b = append(b, 'E')
+	return strconv.AppendInt(b, int64(n), 10)
+}
+
+// QuotaSettings are a usage plan's request quota per period. Offset is the
+// day the period starts: for WEEK 0 is Sunday; for MONTH, days after the
+// first.
 type QuotaSettings struct {
 	Limit  int64  `json:"limit"`
 	Offset int64  `json:"offset"`
 	Period string `json:"period"`
 }
 
-// APIKey is an API key.
+// Quota periods.
+const (
+	PeriodDay   = "DAY"
+	PeriodWeek  = "WEEK"
+	PeriodMonth = "MONTH"
+)
+
+// APIKey is an API key. Value is dropped from replies that do not ask for
+// it; StageKeys are "restApiId/stageName".
 type APIKey struct {
 	ID              string            `json:"id"`
 	Value           string            `json:"value,omitempty"`
@@ -66,3 +120,14 @@ type PlanState struct {
 	KeyIDs []string  `json:"keyIds,omitempty"`
 	Seq    uint64    `json:"seq"`
 }
+
+// UsagePlanKey is an API key as a usage plan lists it.
+type UsagePlanKey struct {
+	ID    string `json:"id"`
+	Name  string `json:"name,omitempty"`
+	Type  string `json:"type"`
+	Value string `json:"value"`
+}
+
+// KeyTypeAPIKey is the only usage plan key type.
+const KeyTypeAPIKey = "API_KEY"
