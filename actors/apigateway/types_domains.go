@@ -7,22 +7,36 @@ import (
 // DomainName is a custom domain name, inert metadata, with its base path
 // mappings.
 type DomainName struct {
-	DomainName               string                 `json:"domainName"`
-	DomainNameID             string                 `json:"domainNameId,omitempty"`
-	DomainNameARN            string                 `json:"domainNameArn,omitempty"`
-	CertificateName          string                 `json:"certificateName,omitempty"`
-	CertificateARN           string                 `json:"certificateArn,omitempty"`
-	CertificateUploadDate    *wire.Epoch            `json:"certificateUploadDate,omitempty"`
-	RegionalDomainName       string                 `json:"regionalDomainName,omitempty"`
-	RegionalHostedZoneID     string                 `json:"regionalHostedZoneId,omitempty"`
-	RegionalCertificateName  string                 `json:"regionalCertificateName,omitempty"`
-	RegionalCertificateARN   string                 `json:"regionalCertificateArn,omitempty"`
-	DistributionDomainName   string                 `json:"distributionDomainName,omitempty"`
-	DistributionHostedZoneID string                 `json:"distributionHostedZoneId,omitempty"`
-	EndpointConfiguration    *EndpointConfiguration `json:"endpointConfiguration,omitempty"`
-	DomainNameStatus         string                 `json:"domainNameStatus,omitempty"`
-	SecurityPolicy           string                 `json:"securityPolicy,omitempty"`
-	Tags                     map[string]string      `json:"tags,omitempty"`
+	DomainName                          string                   `json:"domainName"`
+	DomainNameID                        string                   `json:"domainNameId,omitempty"`
+	DomainNameARN                       string                   `json:"domainNameArn,omitempty"`
+	CertificateName                     string                   `json:"certificateName,omitempty"`
+	CertificateARN                      string                   `json:"certificateArn,omitempty"`
+	CertificateUploadDate               *wire.Epoch              `json:"certificateUploadDate,omitempty"`
+	RegionalDomainName                  string                   `json:"regionalDomainName,omitempty"`
+	RegionalHostedZoneID                string                   `json:"regionalHostedZoneId,omitempty"`
+	RegionalCertificateName             string                   `json:"regionalCertificateName,omitempty"`
+	RegionalCertificateARN              string                   `json:"regionalCertificateArn,omitempty"`
+	DistributionDomainName              string                   `json:"distributionDomainName,omitempty"`
+	DistributionHostedZoneID            string                   `json:"distributionHostedZoneId,omitempty"`
+	EndpointConfiguration               *EndpointConfiguration   `json:"endpointConfiguration,omitempty"`
+	DomainNameStatus                    string                   `json:"domainNameStatus,omitempty"`
+	DomainNameStatusMessage             string                   `json:"domainNameStatusMessage,omitempty"`
+	SecurityPolicy                      string                   `json:"securityPolicy,omitempty"`
+	EndpointAccessMode                  string                   `json:"endpointAccessMode,omitempty"`
+	MutualTLSAuthentication             *MutualTLSAuthentication `json:"mutualTlsAuthentication,omitempty"`
+	OwnershipVerificationCertificateARN string                   `json:"ownershipVerificationCertificateArn,omitempty"`
+	ManagementPolicy                    string                   `json:"managementPolicy,omitempty"`
+	Policy                              string                   `json:"policy,omitempty"`
+	RoutingMode                         string                   `json:"routingMode,omitempty"`
+	Tags                                map[string]string        `json:"tags,omitempty"`
+}
+
+// MutualTLSAuthentication is a domain's truststore for mutual TLS.
+type MutualTLSAuthentication struct {
+	TruststoreURI      string   `json:"truststoreUri,omitempty"`
+	TruststoreVersion  string   `json:"truststoreVersion,omitempty"`
+	TruststoreWarnings []string `json:"truststoreWarnings,omitempty"`
 }
 
 // DomainState is a domain name as its owner keeps and persists it, with its
