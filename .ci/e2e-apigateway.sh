@@ -96,8 +96,11 @@ gw_err() {
 
 STEP="create-rest-api"
 gw create-rest-api --name e2e-api --description "built by the e2e script" --tags team=ci
-API=$(q 'd["id"]') ROOT=$(q 'd["rootResourceId"]')
-check "an EDGE API with a root resource" 'd["endpointConfiguration"]["types"]==["EDGE"] and d["apiKeySource"]=="HEADER"'
+API=$(q 'd["id"]')
+check "an EDGE API" 'd["endpointConfiguration"]["types"]==["EDGE"] and d["apiKeySource"]=="HEADER"'
+# Older CLIs drop rootResourceId from the reply; the root is the resource "/".
+gw get-resources --rest-api-id "$API"
+ROOT=$(q '[r["id"] for r in d["items"] if r["path"]=="/"][0]')
 ok "$API"
 
 STEP="create-resource /pets/{petId}"
@@ -158,6 +161,10 @@ ok
 
 STEP="tear down"
 gw delete-usage-plan-key --usage-plan-id "$PLAN" --key-id "$KEY"
+# As on AWS, a plan still covering a stage cannot be deleted.
+gw_err BadRequestException delete-usage-plan --usage-plan-id "$PLAN"
+gw update-usage-plan --usage-plan-id "$PLAN" --patch-operations op=remove,path=/apiStages,value="$API:dev"
+check "the stage detached" 'd["apiStages"]==[]'
 gw delete-usage-plan --usage-plan-id "$PLAN"
 gw delete-api-key --api-key "$KEY"
 gw delete-stage --rest-api-id "$API" --stage-name dev

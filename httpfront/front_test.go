@@ -183,16 +183,16 @@ func TestWireDetails(t *testing.T) {
 	t.Run("tags-dispatch", func(t *testing.T) {
 		// An API Gateway ARN goes to API Gateway (whose shape is {"message"}).
 		apigw := "arn%3Aaws%3Aapigateway%3Aus-east-1%3A%3A%2Frestapis%2Fabc123"
-		wantError(t, do(t, srv, "GET", "/tags/"+apigw, ""), 501, "NotImplementedException", "message")
-		// The SigV4 scope wins over the ARN.
-		wantError(t, do(t, srv, "GET", "/tags/"+enc, "", sign("apigateway", "us-east-1", "test")...), 501, "NotImplementedException", "message")
+		wantError(t, do(t, srv, "GET", "/tags/"+apigw, ""), 404, "NotFoundException", "message")
+		// The SigV4 scope wins over the ARN: API Gateway refuses a Backup ARN.
+		wantError(t, do(t, srv, "GET", "/tags/"+enc, "", sign("apigateway", "us-east-1", "test")...), 400, "BadRequestException", "message")
 		if r := do(t, srv, "GET", "/tags/"+apigw, "", sign("backup", "us-east-1", "test")...); r.status != 400 ||
 			r.header.Get("x-amzn-ErrorType") != "ResourceNotFoundException" {
 			t.Fatalf("backup scope: %d %s", r.status, r.body)
 		}
 		// API Gateway's PUT and DELETE on the same path.
-		wantError(t, do(t, srv, "PUT", "/tags/"+apigw, `{"tags":{}}`), 501, "NotImplementedException", "message")
-		wantError(t, do(t, srv, "DELETE", "/tags/"+apigw+"?tagKeys=a", ""), 501, "NotImplementedException", "message")
+		wantError(t, do(t, srv, "PUT", "/tags/"+apigw, `{"tags":{"a":"b"}}`), 404, "NotFoundException", "message")
+		wantError(t, do(t, srv, "DELETE", "/tags/"+apigw+"?tagKeys=a", ""), 404, "NotFoundException", "message")
 	})
 	t.Run("presigned-scope", func(t *testing.T) {
 		r := do(t, srv, "PUT", "/backup-vaults/presigned?X-Amz-Credential=123456789012%2F20261122%2Feu-west-1%2Fbackup%2Faws4_request", "")

@@ -86,6 +86,13 @@ func (v *Validation) Pattern(member, value string, re *regexp.Regexp, pattern st
 	}
 }
 
+// NotNull checks that a required member is present.
+func (v *Validation) NotNull(member string, present bool) {
+	if !present {
+		v.errs = append(v.errs, fmt.Sprintf("Value null at '%s' failed to satisfy constraint: Member must not be null", member))
+	}
+}
+
 // Err is the ValidationException of everything collected, or nil.
 func (v *Validation) Err() error {
 	switch len(v.errs) {
@@ -138,6 +145,9 @@ type Patchable struct {
 // before anything is applied. The op enum is checked earlier (Validation).
 func (p Patchable) Check(ops []PatchOp) error {
 	for _, o := range ops {
+		if p.Style == ListPaths && !p.anyRuleAllows(o.Op) {
+			return BadRequest("Invalid patch path  '%s' specified for op '%s'. Please choose supported operations", o.Path, o.Op)
+		}
 		rule, ok := p.match(o.Path)
 		if !ok {
 			if p.Style == BarePath {
@@ -157,6 +167,15 @@ func (p Patchable) Check(ops []PatchOp) error {
 		}
 	}
 	return nil
+}
+
+func (p Patchable) anyRuleAllows(op string) bool {
+	for _, r := range p.Rules {
+		if contains(r.Ops, op) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p Patchable) match(path string) (PatchRule, bool) {

@@ -55,6 +55,9 @@ type Service struct {
 	log    *slog.Logger
 	seq    atomic.Uint64
 	scopes *actors.Scopes[dirs]
+	// usage counts the requests each API key makes under each usage plan
+	// (GetUsage); the data plane fills it. It is not persisted (SPEC.md).
+	usage *Usage
 
 	restoring map[string]*restoreAPI // REST APIs being restored, by store key
 }
@@ -62,8 +65,11 @@ type Service struct {
 // New returns an empty service. Restore what the store holds before serving.
 func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
 	return &Service{sys: sys, store: st, now: now, log: log.With("component", "apigateway"),
-		scopes: actors.NewScopes(newDirs)}
+		scopes: actors.NewScopes(newDirs), usage: NewUsage()}
 }
+
+// UsageLog is the usage log GetUsage reads and the data plane fills.
+func (s *Service) UsageLog() *Usage { return s.usage }
 
 // Errors as API Gateway words them.
 func notFound(format string, args ...any) *wire.Error {
@@ -189,6 +195,9 @@ func (s *Service) CreateRestAPI(sc actors.Scope, api API, init func(t *Tx) error
 func (t *Tx) commit() (actors.Change[RestAPI], error) {
 	next := t.next
 	next.Memo = new(actors.Memo)
+	if t.ownResources || next.ResourcesMemo == nil {
+		next.ResourcesMemo = new(actors.Memo)
+	}
 	return actors.Change[RestAPI]{Next: &next, Records: t.recs, Reply: &next}, nil
 }
 
@@ -318,7 +327,8 @@ func (s *Service) restoreAPIRecord(sc actors.Scope, id string, sub []string, val
 			return err
 		}
 		d := rec.Deployment
-		d.Frozen = rec.Frozen
+		d.Frozen, d.Seq = rec.Frozen, rec.Seq
+		s.bumpSeq(rec.Seq)
 		if d.Frozen != nil {
 			computePaths(d.Frozen.Resources)
 		}
@@ -352,6 +362,7 @@ func (s *Service) RestoreDone() error {
 		st := r.state
 		computePaths(st.Resources)
 		st.Memo = new(actors.Memo)
+		st.ResourcesMemo = new(actors.Memo)
 		d := s.scopes.Get(r.scope)
 		o := actors.NewStateOwner[RestAPI](s.store)
 		e := actors.SpawnState(s.sys, "apigateway.restapi", o, &st)
@@ -385,6 +396,7 @@ func (s *Service) Detach() {
 		refs = append(refs, d.links.Drain()...)
 		return true
 	})
+	s.usage.Reset()
 	s.sys.Stop(refs)
 }
 

@@ -28,7 +28,7 @@ func newTx(svc *Service, sc actors.Scope, cur *RestAPI) *Tx {
 	if cur != nil {
 		t.next = *cur
 	}
-	t.next.Memo = nil
+	t.next.Memo = nil // ResourcesMemo stays: commit renews it if resources change
 	return t
 }
 
@@ -132,7 +132,7 @@ func (t *Tx) DeleteGatewayResponse(responseType string) {
 func (t *Tx) PutDeployment(d *Deployment) {
 	t.next.Deployments = own(t.next.Deployments, &t.ownDeployments)
 	t.next.Deployments[d.ID] = d
-	t.recs = append(t.recs, actors.Put(t.key("deployment", d.ID), DeploymentRecord{Deployment: *d, Frozen: d.Frozen}))
+	t.recs = append(t.recs, actors.Put(t.key("deployment", d.ID), DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq}))
 }
 
 // DeleteDeployment removes a deployment.

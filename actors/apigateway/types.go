@@ -56,4 +56,7 @@ type RestAPI struct {
 	Seq uint64
 	// Memo caches the GetRestApi body.
 	Memo *actors.Memo
+	// ResourcesMemo caches the GetResources body (without embed); a
+	// mutation that leaves the resources alone keeps it.
+	ResourcesMemo *actors.Memo
 }

@@ -38,4 +38,9 @@ func Handlers(svc *aapigw.Service) map[string]restjson.Handler {
 }
 
 // Partial lists the supported operations that are emulated only in part.
-var Partial = []string{}
+var Partial = []string{
+	// The stage cache is not emulated: these answer as AWS does and change nothing.
+	"FlushStageCache", "FlushStageAuthorizersCache",
+	// Counts stay zero until the data plane (request execution) records traffic.
+	"GetUsage",
+}

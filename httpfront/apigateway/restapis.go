@@ -136,6 +136,7 @@ func (h *handlers) createRestAPI(c *restjson.Call) error {
 		src = s
 	}
 	r, err := h.svc.CreateRestAPI(c.Scope, api, func(t *aapigw.Tx) error {
+		aapigw.DefaultModels(t)
 		if src != nil {
 			aapigw.CloneConfig(t, src)
 		}
