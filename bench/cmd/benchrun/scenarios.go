@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -269,35 +270,74 @@ func getResources(n int) scenario {
 	}
 }
 
-// putMethod writes PutMethod on the root resource of `apis` APIs, each
-// request to the next API in turn: with one API every write queues behind
-// one owner; with 16 the owners work in parallel.
+// putMethod writes methods on `apis` APIs: each connection owns one
+// (resource, verb) slot of one API and alternates PutMethod (201) and
+// DeleteMethod (204) on it, so every request is a write through the API's
+// owner (a second PutMethod on an existing method is a 409, as on AWS).
+// With one API every write queues behind one owner; with 16 the owners
+// work in parallel.
 func putMethod(name string, apis int, persistent bool) scenario {
-	var paths [][]byte
+	verbs := []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "ANY"}
+	const resourcesPerAPI = 4 // 4 resources x 8 verbs: a slot for each of 32 connections
+	var slots []string        // ".../resources/{id}/methods/{verb}", slot i on API i%apis
 	var next atomic.Uint64
+	var workers sync.Map // *fasthttp.Request -> *methodSlot
+	type methodSlot struct {
+		path []byte
+		put  bool
+	}
 	return scenario{
 		Name:     name,
 		Emulator: true,
 		DataDir:  persistent,
 		Setup: func(_ context.Context, addr string) error {
+			byAPI := make([][]string, apis)
 			for i := range apis {
 				r, err := createRestAPI(addr, fmt.Sprintf("bench-put-%d", i))
 				if err != nil {
 					return err
 				}
-				paths = append(paths, []byte("/restapis/"+r.ID+"/resources/"+r.RootResourceID+"/methods/GET"))
+				for j := range resourcesPerAPI {
+					var res struct {
+						ID string `json:"id"`
+					}
+					if err := call(addr, "POST", "/restapis/"+r.ID+"/resources/"+r.RootResourceID,
+						fmt.Sprintf(`{"pathPart":"r%d"}`, j), 201, &res); err != nil {
+						return err
+					}
+					for _, v := range verbs {
+						byAPI[i] = append(byAPI[i], "/restapis/"+r.ID+"/resources/"+res.ID+"/methods/"+v)
+					}
+				}
+			}
+			// Interleave the APIs, so that consecutive slots hit different APIs.
+			for k := range byAPI[0] {
+				for i := range apis {
+					slots = append(slots, byAPI[i][k])
+				}
 			}
 			return nil
 		},
 		Build: func(req *fasthttp.Request) {
-			req.Header.SetMethod(fasthttp.MethodPut)
 			req.SetRequestURI("/")
 			req.Header.SetContentType("application/json")
 			apigwHeaders(req)
-			req.SetBodyString(`{"authorizationType":"NONE","apiKeyRequired":false}`)
 		},
 		Vary: func(req *fasthttp.Request) {
-			req.URI().SetPathBytes(paths[next.Add(1)%uint64(len(paths))])
+			v, ok := workers.Load(req)
+			if !ok {
+				v, _ = workers.LoadOrStore(req, &methodSlot{path: []byte(slots[(next.Add(1)-1)%uint64(len(slots))]), put: true})
+			}
+			w := v.(*methodSlot)
+			req.URI().SetPathBytes(w.path)
+			if w.put {
+				req.Header.SetMethod(fasthttp.MethodPut)
+				req.SetBodyString(`{"authorizationType":"NONE","apiKeyRequired":false}`)
+			} else {
+				req.Header.SetMethod(fasthttp.MethodDelete)
+				req.ResetBody()
+			}
+			w.put = !w.put
 		},
 	}
 }
