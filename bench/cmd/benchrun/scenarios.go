@@ -279,13 +279,13 @@ func getResources(n int) scenario {
 func putMethod(name string, apis int, persistent bool) scenario {
 	verbs := []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "ANY"}
 	const resourcesPerAPI = 4 // 4 resources x 8 verbs: a slot for each of 32 connections
-	var slots []string        // ".../resources/{id}/methods/{verb}", slot i on API i%apis
-	var next atomic.Uint64
-	var workers sync.Map // *fasthttp.Request -> *methodSlot
-	type methodSlot struct {
-		path []byte
-		put  bool
-	}
+	var (
+		slots   []string       // ".../resources/{id}/methods/{verb}", interleaving the APIs
+		slotOf  map[string]int // slot index by path
+		exists  []atomic.Bool  // whether the slot's method exists now
+		next    atomic.Uint64
+		created sync.Once
+	)
 	return scenario{
 		Name:     name,
 		Emulator: true,
@@ -310,12 +310,18 @@ func putMethod(name string, apis int, persistent bool) scenario {
 					}
 				}
 			}
-			// Interleave the APIs, so that consecutive slots hit different APIs.
 			for k := range byAPI[0] {
 				for i := range apis {
 					slots = append(slots, byAPI[i][k])
 				}
 			}
+			created.Do(func() {
+				slotOf = make(map[string]int, len(slots))
+				for i, p := range slots {
+					slotOf[p] = i
+				}
+				exists = make([]atomic.Bool, len(slots))
+			})
 			return nil
 		},
 		Build: func(req *fasthttp.Request) {
@@ -323,21 +329,24 @@ func putMethod(name string, apis int, persistent bool) scenario {
 			req.Header.SetContentType("application/json")
 			apigwHeaders(req)
 		},
+		// Each connection's request starts at "/" (every run copies Build's
+		// request) and takes the next slot; within a run no two connections
+		// share one. A slot's method exists or not across runs: the next
+		// write is the one that succeeds.
 		Vary: func(req *fasthttp.Request) {
-			v, ok := workers.Load(req)
+			i, ok := slotOf[string(req.URI().PathOriginal())]
 			if !ok {
-				v, _ = workers.LoadOrStore(req, &methodSlot{path: []byte(slots[(next.Add(1)-1)%uint64(len(slots))]), put: true})
+				i = int((next.Add(1) - 1) % uint64(len(slots)))
+				req.URI().SetPath(slots[i])
 			}
-			w := v.(*methodSlot)
-			req.URI().SetPathBytes(w.path)
-			if w.put {
-				req.Header.SetMethod(fasthttp.MethodPut)
-				req.SetBodyString(`{"authorizationType":"NONE","apiKeyRequired":false}`)
-			} else {
+			if exists[i].Load() {
 				req.Header.SetMethod(fasthttp.MethodDelete)
 				req.ResetBody()
+			} else {
+				req.Header.SetMethod(fasthttp.MethodPut)
+				req.SetBodyString(`{"authorizationType":"NONE","apiKeyRequired":false}`)
 			}
-			w.put = !w.put
+			exists[i].Store(!exists[i].Load())
 		},
 	}
 }
