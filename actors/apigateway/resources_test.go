@@ -18,25 +18,6 @@ func encodeNoEscape(t *testing.T, v any) string {
 	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
-func TestAppendResJSONString(t *testing.T) {
-	for _, tc := range []struct{ name, in string }{
-		{"case=plain", "/pets/{id}"},
-		{"case=quotes", `say "hi" \ there`},
-		{"case=controls", "a\nb\tc\rd\x00e\x1f\bf\fg"},
-		{"case=html", "<a href='x'>&</a>"},
-		{"case=unicode", "héllo ✓ \u2028 \u2029"},
-		{"case=invalid-utf8", "a\xffb\xc3"},
-		{"case=empty", ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := string(appendResJSONString(nil, tc.in))
-			if want := encodeNoEscape(t, tc.in); got != want {
-				t.Fatalf("got %s, want %s", got, want)
-			}
-		})
-	}
-}
-
 func TestTemplatesJSON(t *testing.T) {
 	in := Templates{"application/json": "{\"a\": \"<b>\"}", "text/plain": "", "application/xml": "x"}
 	got := encodeNoEscape(t, struct {

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // Resource is one path of an API, with its methods. Encoded as is it is the
@@ -113,12 +114,12 @@ func (t Templates) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(appendResJSONString(nil, k))
+		b.Write(wire.AppendString(nil, k))
 		b.WriteByte(':')
 		if v := t[k]; v == "" {
 			b.WriteString("null")
 		} else {
-			b.Write(appendResJSONString(nil, v))
+			b.Write(wire.AppendString(nil, v))
 		}
 	}
 	b.WriteByte('}')
@@ -127,83 +128,28 @@ func (t Templates) MarshalJSON() ([]byte, error) {
 
 var _ json.Marshaler = Templates(nil)
 
-// appendResJSONString appends s as a JSON string, escaped as encoding/json
-// escapes it with HTML escaping off.
-func appendResJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
 // AppendResourceSummary appends r as GetResource and GetResources (without
 // embed) send it: each method as {}.
 func AppendResourceSummary(dst []byte, r *Resource) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = appendResJSONString(dst, r.ID)
+	dst = wire.AppendString(dst, r.ID)
 	if r.ParentID != "" {
 		dst = append(dst, `,"parentId":`...)
-		dst = appendResJSONString(dst, r.ParentID)
+		dst = wire.AppendString(dst, r.ParentID)
 	}
 	if r.PathPart != "" {
 		dst = append(dst, `,"pathPart":`...)
-		dst = appendResJSONString(dst, r.PathPart)
+		dst = wire.AppendString(dst, r.PathPart)
 	}
 	dst = append(dst, `,"path":`...)
-	dst = appendResJSONString(dst, r.Path)
+	dst = wire.AppendString(dst, r.Path)
 	if len(r.Methods) > 0 {
 		dst = append(dst, `,"resourceMethods":{`...)
 		for i, m := range sortedMethodNames(r.Methods) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendResJSONString(dst, m)
+			dst = wire.AppendString(dst, m)
 			dst = append(dst, `:{}`...)
 		}
 		dst = append(dst, '}')

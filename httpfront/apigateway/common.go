@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/cloudemu/emulator/actors"
+
 	aapigw "github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/httpfront/wire"
@@ -108,4 +110,89 @@ func accepted(c *restjson.Call) error {
 func noContent(c *restjson.Call) error {
 	c.Empty(http.StatusNoContent)
 	return nil
+}
+
+// labels returns the named path labels, decoded, in order.
+func labels(c *restjson.Call, names ...string) ([]string, error) {
+	out := make([]string, len(names))
+	for i, n := range names {
+		v, err := label(c, n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// The collections an API owns (models, authorizers, validators, gateway
+// responses) are read, listed, patched and deleted alike; these build their
+// handlers from the service's functions.
+
+// getItem answers one item of an API, named by the label idLabel.
+func getItem[T any](idLabel string, get func(actors.Scope, string, string) (T, error)) restjson.Handler {
+	return func(c *restjson.Call) error {
+		l, err := labels(c, "restapi_id", idLabel)
+		if err != nil {
+			return err
+		}
+		v, err := get(c.Scope, l[0], l[1])
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, v)
+	}
+}
+
+// listItems answers a page of an API's items, ordered and positioned by key.
+func listItems[T any](all func(actors.Scope, string) ([]*T, error), key func(*T) string) restjson.Handler {
+	return func(c *restjson.Call) error {
+		apiID, err := label(c, "restapi_id")
+		if err != nil {
+			return err
+		}
+		p, err := readPage(c)
+		if err != nil {
+			return err
+		}
+		items, err := all(c.Scope, apiID)
+		if err != nil {
+			return err
+		}
+		page, pos := paginate(items, p, key)
+		return list(c, page, pos)
+	}
+}
+
+// updateItem applies a PATCH to one item of an API.
+func updateItem[T any](idLabel string, update func(actors.Scope, string, string, []aapigw.PatchOp) (T, error)) restjson.Handler {
+	return func(c *restjson.Call) error {
+		l, err := labels(c, "restapi_id", idLabel)
+		if err != nil {
+			return err
+		}
+		ops, err := readPatch(c)
+		if err != nil {
+			return err
+		}
+		v, err := update(c.Scope, l[0], l[1], ops)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, v)
+	}
+}
+
+// deleteItem deletes one item of an API and answers 202.
+func deleteItem(idLabel string, del func(actors.Scope, string, string) error) restjson.Handler {
+	return func(c *restjson.Call) error {
+		l, err := labels(c, "restapi_id", idLabel)
+		if err != nil {
+			return err
+		}
+		if err := del(c.Scope, l[0], l[1]); err != nil {
+			return err
+		}
+		return accepted(c)
+	}
 }

@@ -14,7 +14,7 @@ type putGatewayResponseBody struct {
 }
 
 func (h *handlers) putGatewayResponse(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "response_type")
+	l, err := labels(c, "restapi_id", "response_type")
 	if err != nil {
 		return err
 	}
@@ -27,60 +27,4 @@ func (h *handlers) putGatewayResponse(c *restjson.Call) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, g)
-}
-
-func (h *handlers) getGatewayResponse(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "response_type")
-	if err != nil {
-		return err
-	}
-	g, err := h.svc.GetGatewayResponse(c.Scope, l[0], l[1])
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, g)
-}
-
-func (h *handlers) getGatewayResponses(c *restjson.Call) error {
-	apiID, err := label(c, "restapi_id")
-	if err != nil {
-		return err
-	}
-	p, err := readPage(c)
-	if err != nil {
-		return err
-	}
-	gs, err := h.svc.GatewayResponses(c.Scope, apiID)
-	if err != nil {
-		return err
-	}
-	items, pos := paginate(gs, p, func(g *aapigw.GatewayResponse) string { return g.ResponseType })
-	return list(c, items, pos)
-}
-
-func (h *handlers) updateGatewayResponse(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "response_type")
-	if err != nil {
-		return err
-	}
-	ops, err := readPatch(c)
-	if err != nil {
-		return err
-	}
-	g, err := h.svc.UpdateGatewayResponse(c.Scope, l[0], l[1], ops)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, g)
-}
-
-func (h *handlers) deleteGatewayResponse(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "response_type")
-	if err != nil {
-		return err
-	}
-	if err := h.svc.DeleteGatewayResponse(c.Scope, l[0], l[1]); err != nil {
-		return err
-	}
-	return accepted(c)
 }

@@ -12,11 +12,11 @@ import (
 // path labels; the actors package checks and applies everything.
 
 func resMethodLabels(c *restjson.Call) ([]string, error) {
-	return resLabels(c, "restapi_id", "resource_id", "http_method")
+	return labels(c, "restapi_id", "resource_id", "http_method")
 }
 
 func resResponseLabels(c *restjson.Call) ([]string, error) {
-	return resLabels(c, "restapi_id", "resource_id", "http_method", "status_code")
+	return labels(c, "restapi_id", "resource_id", "http_method", "status_code")
 }
 
 func (h *handlers) putMethod(c *restjson.Call) error {

@@ -11,9 +11,9 @@ func (h *handlers) modelOps() map[string]restjson.Handler {
 	return map[string]restjson.Handler{
 		"CreateModel":      h.createModel,
 		"GetModel":         h.getModel,
-		"GetModels":        h.getModels,
-		"UpdateModel":      h.updateModel,
-		"DeleteModel":      h.deleteModel,
+		"GetModels":        listItems(h.svc.Models, func(m *aapigw.Model) string { return m.Name }),
+		"UpdateModel":      updateItem("model_name", h.svc.UpdateModel),
+		"DeleteModel":      deleteItem("model_name", h.svc.DeleteModel),
 		"GetModelTemplate": h.getModelTemplate,
 	}
 }
@@ -21,44 +21,31 @@ func (h *handlers) modelOps() map[string]restjson.Handler {
 func (h *handlers) authorizerOps() map[string]restjson.Handler {
 	return map[string]restjson.Handler{
 		"CreateAuthorizer": h.createAuthorizer,
-		"GetAuthorizer":    h.getAuthorizer,
-		"GetAuthorizers":   h.getAuthorizers,
-		"UpdateAuthorizer": h.updateAuthorizer,
-		"DeleteAuthorizer": h.deleteAuthorizer,
+		"GetAuthorizer":    getItem("authorizer_id", h.svc.GetAuthorizer),
+		"GetAuthorizers":   listItems(h.svc.Authorizers, func(a *aapigw.Authorizer) string { return a.ID }),
+		"UpdateAuthorizer": updateItem("authorizer_id", h.svc.UpdateAuthorizer),
+		"DeleteAuthorizer": deleteItem("authorizer_id", h.svc.DeleteAuthorizer),
 	}
 }
 
 func (h *handlers) validatorOps() map[string]restjson.Handler {
 	return map[string]restjson.Handler{
 		"CreateRequestValidator": h.createRequestValidator,
-		"GetRequestValidator":    h.getRequestValidator,
-		"GetRequestValidators":   h.getRequestValidators,
-		"UpdateRequestValidator": h.updateRequestValidator,
-		"DeleteRequestValidator": h.deleteRequestValidator,
+		"GetRequestValidator":    getItem("requestvalidator_id", h.svc.GetRequestValidator),
+		"GetRequestValidators":   listItems(h.svc.RequestValidators, func(v *aapigw.RequestValidator) string { return v.ID }),
+		"UpdateRequestValidator": updateItem("requestvalidator_id", h.svc.UpdateRequestValidator),
+		"DeleteRequestValidator": deleteItem("requestvalidator_id", h.svc.DeleteRequestValidator),
 	}
 }
 
 func (h *handlers) gatewayResponseOps() map[string]restjson.Handler {
 	return map[string]restjson.Handler{
 		"PutGatewayResponse":    h.putGatewayResponse,
-		"GetGatewayResponse":    h.getGatewayResponse,
-		"GetGatewayResponses":   h.getGatewayResponses,
-		"UpdateGatewayResponse": h.updateGatewayResponse,
-		"DeleteGatewayResponse": h.deleteGatewayResponse,
+		"GetGatewayResponse":    getItem("response_type", h.svc.GetGatewayResponse),
+		"GetGatewayResponses":   listItems(h.svc.GatewayResponses, func(g *aapigw.GatewayResponse) string { return g.ResponseType }),
+		"UpdateGatewayResponse": updateItem("response_type", h.svc.UpdateGatewayResponse),
+		"DeleteGatewayResponse": deleteItem("response_type", h.svc.DeleteGatewayResponse),
 	}
-}
-
-// modelsLabels reads path labels in order, stopping at the first error.
-func modelsLabels(c *restjson.Call, names ...string) ([]string, error) {
-	out := make([]string, len(names))
-	for i, n := range names {
-		v, err := label(c, n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
 }
 
 type createModelBody struct {
@@ -85,7 +72,7 @@ func (h *handlers) createModel(c *restjson.Call) error {
 }
 
 func (h *handlers) getModel(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "model_name")
+	l, err := labels(c, "restapi_id", "model_name")
 	if err != nil {
 		return err
 	}
@@ -105,57 +92,13 @@ func (h *handlers) getModel(c *restjson.Call) error {
 	return c.JSON(http.StatusOK, m)
 }
 
-func (h *handlers) getModels(c *restjson.Call) error {
-	apiID, err := label(c, "restapi_id")
-	if err != nil {
-		return err
-	}
-	p, err := readPage(c)
-	if err != nil {
-		return err
-	}
-	ms, err := h.svc.Models(c.Scope, apiID)
-	if err != nil {
-		return err
-	}
-	items, pos := paginate(ms, p, func(m *aapigw.Model) string { return m.Name })
-	return list(c, items, pos)
-}
-
-func (h *handlers) updateModel(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "model_name")
-	if err != nil {
-		return err
-	}
-	ops, err := readPatch(c)
-	if err != nil {
-		return err
-	}
-	m, err := h.svc.UpdateModel(c.Scope, l[0], l[1], ops)
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, m)
-}
-
-func (h *handlers) deleteModel(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "model_name")
-	if err != nil {
-		return err
-	}
-	if err := h.svc.DeleteModel(c.Scope, l[0], l[1]); err != nil {
-		return err
-	}
-	return accepted(c)
-}
-
 // modelTemplate is GetModelTemplate's answer.
 type modelTemplate struct {
 	Value string `json:"value"`
 }
 
 func (h *handlers) getModelTemplate(c *restjson.Call) error {
-	l, err := modelsLabels(c, "restapi_id", "model_name")
+	l, err := labels(c, "restapi_id", "model_name")
 	if err != nil {
 		return err
 	}

@@ -39,19 +39,6 @@ func (h *handlers) methodOps() map[string]restjson.Handler {
 	}
 }
 
-// resLabels reads the path labels named, in order.
-func resLabels(c *restjson.Call, names ...string) ([]string, error) {
-	out := make([]string, len(names))
-	for i, n := range names {
-		v, err := label(c, n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
 // resEmbedsMethods reports whether the request asks for the methods embedded
 // (embed=methods, alone, repeated or in a comma-separated list).
 func resEmbedsMethods(c *restjson.Call) bool {
@@ -80,7 +67,7 @@ type createResourceBody struct {
 }
 
 func (h *handlers) createResource(c *restjson.Call) error {
-	l, err := resLabels(c, "restapi_id", "parent_id")
+	l, err := labels(c, "restapi_id", "parent_id")
 	if err != nil {
 		return err
 	}
@@ -96,7 +83,7 @@ func (h *handlers) createResource(c *restjson.Call) error {
 }
 
 func (h *handlers) getResource(c *restjson.Call) error {
-	l, err := resLabels(c, "restapi_id", "resource_id")
+	l, err := labels(c, "restapi_id", "resource_id")
 	if err != nil {
 		return err
 	}
@@ -147,7 +134,7 @@ func (h *handlers) getResources(c *restjson.Call) error {
 }
 
 func (h *handlers) updateResource(c *restjson.Call) error {
-	l, err := resLabels(c, "restapi_id", "resource_id")
+	l, err := labels(c, "restapi_id", "resource_id")
 	if err != nil {
 		return err
 	}
@@ -163,7 +150,7 @@ func (h *handlers) updateResource(c *restjson.Call) error {
 }
 
 func (h *handlers) deleteResource(c *restjson.Call) error {
-	l, err := resLabels(c, "restapi_id", "resource_id")
+	l, err := labels(c, "restapi_id", "resource_id")
 	if err != nil {
 		return err
 	}
