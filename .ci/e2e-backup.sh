@@ -38,6 +38,8 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(git -C "$SCRIPT_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$SCRIPT_DIR/.." && pwd))
 MODELS=${E2E_AWS_MODELS:-$REPO/../shared/aws-models/botocore}
+# A clean checkout has no ../shared: use the copy of the Backup model kept for CI.
+[[ -n ${E2E_AWS_MODELS:-} || -d $MODELS ]] || MODELS=$REPO/.ci/aws-models
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e-backup.XXXXXX")
 EMU_LOG=$WORK/emulator.log
