@@ -1,7 +1,6 @@
 package apigateway
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/cloudemu/emulator/actors"
@@ -17,85 +16,39 @@ func recordKey(sc actors.Scope, kind, id string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kind, id)
 }
 
+func (s *Service) records() actors.Records {
+	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return wire.Unavailable(wire.APIGateway) }}
+}
+
+func errFn(f func() *wire.Error) func() error { return func() error { return f() } }
+
 // createRecord spawns the owner of a new record st under id, reserves id in
 // dir (taken reports a clash) and persists st before publishing it.
 func createRecord[S any](s *Service, sc actors.Scope, kind string, dir *actors.Directory[S], id string, st *S,
 	taken func() *wire.Error) (*S, error) {
-	o := actors.NewStateOwner[S](s.store)
-	e := actors.SpawnState(s.sys, "apigateway."+kind, o, nil)
-	if !dir.Reserve(id, e) {
-		s.sys.StopAsync(e.Ref())
-		return nil, taken()
-	}
-	o.OnEnd = func(*S) { dir.Release(id, e) }
-	key := recordKey(sc, kind, id)
-	r, err := ask[*S](s, func() (any, error) {
-		return actors.Update(s.sys, e, func(*S) (actors.Change[S], error) {
-			return actors.Change[S]{Next: st, Records: []actors.Record{actors.Put(key, st)}, Reply: st}, nil
-		})
-	}, taken)
-	if err != nil {
-		dir.Release(id, e)
-		s.sys.StopAsync(e.Ref())
-		return nil, err
-	}
-	return r, nil
+	return actors.CreateRecord(s.records(), "apigateway."+kind, recordKey(sc, kind, id), dir, id, st, errFn(taken))
 }
 
 // mutateRecord runs fn in the owner of id: fn returns the new state (nil
 // to keep the current one) and the reply.
 func mutateRecord[S, R any](s *Service, sc actors.Scope, kind string, dir *actors.Directory[S], id string,
 	gone func() *wire.Error, fn func(cur *S) (*S, R, error)) (R, error) {
-	var zero R
-	e, _, ok := dir.Entry(id)
-	if !ok {
-		return zero, gone()
-	}
-	key := recordKey(sc, kind, id)
-	return ask[R](s, func() (any, error) {
-		return actors.Update(s.sys, e, func(cur *S) (actors.Change[S], error) {
-			next, reply, err := fn(cur)
-			if err != nil {
-				return actors.Change[S]{}, err
-			}
-			if next == nil {
-				return actors.Change[S]{Reply: reply}, nil
-			}
-			return actors.Change[S]{Next: next, Records: []actors.Record{actors.Put(key, next)}, Reply: reply}, nil
-		})
-	}, gone)
+	return actors.MutateRecord(s.records(), recordKey(sc, kind, id), dir, id, errFn(gone), fn)
 }
 
 // deleteRecord deletes the record id and ends its owner; it returns the
 // state it had.
 func deleteRecord[S any](s *Service, sc actors.Scope, kind string, dir *actors.Directory[S], id string,
 	gone func() *wire.Error) (*S, error) {
-	e, _, ok := dir.Entry(id)
-	if !ok {
-		return nil, gone()
-	}
-	key := recordKey(sc, kind, id)
-	return ask[*S](s, func() (any, error) {
-		return actors.Update(s.sys, e, func(cur *S) (actors.Change[S], error) {
-			return actors.Change[S]{End: true, Records: []actors.Record{actors.Del(key)}, Reply: cur}, nil
-		})
-	}, gone)
+	return actors.DeleteRecord(s.records(), recordKey(sc, kind, id), dir, id, errFn(gone))
 }
 
 // restoreRecord re-creates the owner of one persisted record.
 func restoreRecord[S any](s *Service, kind string, dir *actors.Directory[S], value []byte,
 	idOf func(*S) string, seqOf func(*S) uint64) error {
-	st := new(S)
-	if err := json.Unmarshal(value, st); err != nil {
+	st, err := actors.RestoreRecord(s.records(), "apigateway."+kind, dir, value, idOf)
+	if err != nil {
 		return err
-	}
-	o := actors.NewStateOwner[S](s.store)
-	e := actors.SpawnState(s.sys, "apigateway."+kind, o, st)
-	id := idOf(st)
-	o.OnEnd = func(*S) { dir.Release(id, e) }
-	if !dir.Reserve(id, e) {
-		s.sys.StopAsync(e.Ref())
-		return fmt.Errorf("duplicate %s %s", kind, id)
 	}
 	s.bumpSeq(seqOf(st))
 	return nil

@@ -3,7 +3,6 @@ package apigateway
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -105,24 +104,8 @@ type apiRecord struct {
 // ask maps the actor errors: an owner gone is the resource gone, an owner
 // too slow is the service busy.
 func ask[R any](s *Service, run func() (any, error), gone func() *wire.Error) (R, error) {
-	var zero R
 	v, err := run()
-	switch {
-	case err == nil:
-		if v == nil {
-			return zero, nil
-		}
-		r, ok := v.(R)
-		if !ok {
-			return zero, fmt.Errorf("apigateway: reply is %T, want %T", v, zero)
-		}
-		return r, nil
-	case actors.IsGone(err):
-		return zero, gone()
-	case errors.Is(err, actors.ErrNoAnswer):
-		return zero, wire.Unavailable(wire.APIGateway)
-	}
-	return zero, err
+	return actors.Result[R](v, err, errFn(gone), s.records().Busy)
 }
 
 // ---- REST APIs ----
