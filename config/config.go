@@ -38,6 +38,10 @@ type Config struct {
 	StoreMaxBatch int
 	// FixedTime, when non-zero, freezes the clock (tests, reproducible runs).
 	FixedTime time.Time
+	// ExternalHostname is the host name clients reach the emulator by, used
+	// in the addresses it hands out (an HTTP API's apiEndpoint is
+	// "<id>.execute-api.<ExternalHostname>:<port>") (EMULATOR_EXTERNAL_HOSTNAME).
+	ExternalHostname string
 }
 
 // Default returns the configuration used when no variable is set.
@@ -53,6 +57,8 @@ func Default() Config {
 		AskTimeout:    10 * time.Second,
 		ShutdownGrace: 5 * time.Second,
 		StoreMaxBatch: 256,
+		// A public name that resolves to 127.0.0.1, with its subdomains.
+		ExternalHostname: "localhost.localstack.cloud",
 	}
 }
 
@@ -70,7 +76,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s=%q: %s", e.Var, e.Value, e.Reason)
 }
 
-var regionPattern = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d$`)
+var (
+	regionPattern   = regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-\d$`)
+	hostnamePattern = regexp.MustCompile(`^(?i)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$`)
+)
 
 // FromEnv builds a Config from lookup (os.LookupEnv in production) and
 // validates it. The first wrong variable is reported as an *Error.
@@ -138,6 +147,12 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_MAX_BODY_BYTES", v, "must be a byte count from 1024 to 1073741824"}
 		}
 		c.MaxBodyBytes = n
+	}
+	if v, ok := get("EMULATOR_EXTERNAL_HOSTNAME"); ok {
+		if !hostnamePattern.MatchString(v) {
+			return c, &Error{"EMULATOR_EXTERNAL_HOSTNAME", v, "must be a DNS host name such as localhost.localstack.cloud"}
+		}
+		c.ExternalHostname = strings.ToLower(v)
 	}
 	if v, ok := get("EMULATOR_STORE_MAX_BATCH"); ok {
 		n, err := strconv.Atoi(v)

@@ -33,6 +33,8 @@ func TestDefault(t *testing.T) {
 		AskTimeout:    10 * time.Second,
 		ShutdownGrace: 5 * time.Second,
 		StoreMaxBatch: 256,
+		// ExternalHostname resolves to 127.0.0.1 with every subdomain.
+		ExternalHostname: "localhost.localstack.cloud",
 	}
 	if got := config.Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -154,19 +156,20 @@ func TestFromEnvValid(t *testing.T) {
 
 func TestFromEnvAll(t *testing.T) {
 	c, err := config.FromEnv(env(map[string]string{
-		"EMULATOR_HOST":            "0.0.0.0",
-		"EMULATOR_PORT":            "0",
-		"EMULATOR_STATE":           "persistent",
-		"EMULATOR_DATA_DIR":        "/data",
-		"EMULATOR_DEBUG":           "true",
-		"EMULATOR_LOG_LEVEL":       "warn",
-		"EMULATOR_DEFAULT_REGION":  "eu-north-1",
-		"EMULATOR_MAX_BODY_BYTES":  "2048",
-		"EMULATOR_STORE_MAX_BATCH": "1",
-		"EMULATOR_ASK_TIMEOUT":     "2s",
-		"EMULATOR_SHUTDOWN_GRACE":  "7",
-		"EMULATOR_FIXED_TIME":      "2026-01-02T15:04:05Z",
-		"EMULATOR_UNKNOWN":         "ignored",
+		"EMULATOR_HOST":              "0.0.0.0",
+		"EMULATOR_PORT":              "0",
+		"EMULATOR_STATE":             "persistent",
+		"EMULATOR_DATA_DIR":          "/data",
+		"EMULATOR_DEBUG":             "true",
+		"EMULATOR_LOG_LEVEL":         "warn",
+		"EMULATOR_DEFAULT_REGION":    "eu-north-1",
+		"EMULATOR_MAX_BODY_BYTES":    "2048",
+		"EMULATOR_STORE_MAX_BATCH":   "1",
+		"EMULATOR_ASK_TIMEOUT":       "2s",
+		"EMULATOR_SHUTDOWN_GRACE":    "7",
+		"EMULATOR_FIXED_TIME":        "2026-01-02T15:04:05Z",
+		"EMULATOR_EXTERNAL_HOSTNAME": "Emulator.Example.Test",
+		"EMULATOR_UNKNOWN":           "ignored",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +178,8 @@ func TestFromEnvAll(t *testing.T) {
 		Host: "0.0.0.0", Port: 0, State: config.StatePersistent, DataDir: "/data", Debug: true,
 		LogLevel: slog.LevelWarn, DefaultRegion: "eu-north-1", MaxBodyBytes: 2048, StoreMaxBatch: 1,
 		AskTimeout: 2 * time.Second, ShutdownGrace: 7 * time.Second,
-		FixedTime: time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC),
+		FixedTime:        time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC),
+		ExternalHostname: "emulator.example.test",
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv = %+v\nwant %+v", c, want)
@@ -221,6 +225,9 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_MAX_BODY_BYTES", "-1"},
 		{"EMULATOR_STORE_MAX_BATCH", ""},
 		{"EMULATOR_STORE_MAX_BATCH", "0"},
+		{"EMULATOR_EXTERNAL_HOSTNAME", "bad host!"},
+		{"EMULATOR_EXTERNAL_HOSTNAME", "-leading.dash"},
+		{"EMULATOR_EXTERNAL_HOSTNAME", ""},
 		{"EMULATOR_STORE_MAX_BATCH", "4097"},
 		{"EMULATOR_STORE_MAX_BATCH", "many"},
 		{"EMULATOR_ASK_TIMEOUT", ""},

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -14,10 +15,12 @@ import (
 
 	"github.com/cloudemu/emulator/actors"
 	aapigw "github.com/cloudemu/emulator/actors/apigateway"
+	av2 "github.com/cloudemu/emulator/actors/apigatewayv2"
 	abackup "github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/compat"
 	"github.com/cloudemu/emulator/config"
 	hapigw "github.com/cloudemu/emulator/httpfront/apigateway"
+	hv2 "github.com/cloudemu/emulator/httpfront/apigatewayv2"
 	hbackup "github.com/cloudemu/emulator/httpfront/backup"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/httpfront/wire"
@@ -36,6 +39,7 @@ type Emulator struct {
 	sys    *actors.System
 	backup *abackup.Service
 	apigw  *aapigw.Service
+	apigw2 *av2.Service
 	server *Server
 
 	shutdownOnce sync.Once
@@ -64,6 +68,8 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 	e.sys = actors.NewSystem(log, cfg.AskTimeout)
 	e.backup = abackup.New(e.sys, e.store, now, log)
 	e.apigw = aapigw.New(e.sys, e.store, now, log)
+	e.apigw2 = av2.New(e.sys, e.store, now, log)
+	e.apigw2.SetEndpoint(executeAPIHost(cfg.ExternalHostname, cfg.Port))
 	if err := e.restore(); err != nil {
 		_ = e.store.Close()
 		return nil, err
@@ -86,7 +92,8 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers: map[wire.Service]map[string]restjson.Handler{
 			wire.Backup:     hbackup.Handlers(e.backup),
-			wire.APIGateway: hapigw.Handlers(e.apigw),
+			wire.APIGateway:   hapigw.Handlers(e.apigw),
+			wire.APIGatewayV2: hv2.Handlers(e.apigw2),
 		},
 		Extra: extra,
 	})
@@ -125,7 +132,7 @@ func services() []compat.Service {
 	return []compat.Service{
 		describe("backup", wire.Backup, hbackup.Handlers(nil), hbackup.Partial),
 		describe("apigateway", wire.APIGateway, hapigw.Handlers(nil), hapigw.Partial),
-		{Name: "apigatewayv2", Operations: count[wire.APIGatewayV2]},
+		describe("apigatewayv2", wire.APIGatewayV2, hv2.Handlers(nil), hv2.Partial),
 	}
 }
 
@@ -139,7 +146,7 @@ type restorer interface {
 // restore re-creates every owner the store holds.
 func (e *Emulator) restore() error {
 	byName := map[string]restorer{}
-	for _, r := range []restorer{e.backup, e.apigw} {
+	for _, r := range []restorer{e.backup, e.apigw, e.apigw2} {
 		byName[r.StoreService()] = r
 	}
 	n := 0
@@ -172,8 +179,17 @@ func (e *Emulator) restore() error {
 // Handler serves one request; for in-process tests.
 func (e *Emulator) Handler() fasthttp.RequestHandler { return e.server.Handle }
 
+// executeAPIHost is the address template of an API's execute-api host.
+func executeAPIHost(hostname string, port int) string {
+	return "{id}.execute-api." + hostname + ":" + strconv.Itoa(port)
+}
+
 // Serve answers requests on ln until Shutdown.
 func (e *Emulator) Serve(ln net.Listener) error {
+	// With port 0 the port is known only now.
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.Port != e.cfg.Port {
+		e.apigw2.SetEndpoint(executeAPIHost(e.cfg.ExternalHostname, a.Port))
+	}
 	err := e.server.FastHTTP().Serve(ln)
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return err
@@ -185,6 +201,7 @@ func (e *Emulator) Serve(ln net.Listener) error {
 func (e *Emulator) Reset() error {
 	e.backup.Detach()
 	e.apigw.Detach()
+	e.apigw2.Detach()
 	if err := e.store.Wipe(); err != nil {
 		return fmt.Errorf("httpfront: reset: %w", err)
 	}
@@ -202,6 +219,7 @@ func (e *Emulator) Shutdown(ctx context.Context) error {
 		}
 		e.backup.Detach()
 		e.apigw.Detach()
+		e.apigw2.Detach()
 		e.sys.Shutdown()
 		if err := e.store.Close(); err != nil && e.shutdownErr == nil {
 			e.shutdownErr = err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	hapigw "github.com/cloudemu/emulator/httpfront/apigateway"
+	hv2 "github.com/cloudemu/emulator/httpfront/apigatewayv2"
 	hbackup "github.com/cloudemu/emulator/httpfront/backup"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/httpfront/wire"
@@ -26,6 +27,7 @@ var readmeTables = []struct {
 }{
 	{"backup-operations", wire.Backup, hbackup.Handlers(nil), hbackup.Partial},
 	{"apigateway-operations", wire.APIGateway, hapigw.Handlers(nil), hapigw.Partial},
+	{"apigatewayv2-operations", wire.APIGatewayV2, hv2.Handlers(nil), hv2.Partial},
 }
 
 func operationTable(svc wire.Service, impl map[string]restjson.Handler, partial []string) string {

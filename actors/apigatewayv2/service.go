@@ -1,0 +1,405 @@
+package apigatewayv2
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/store"
+)
+
+// storeService is the service segment of this package's store keys.
+const storeService = "apigatewayv2"
+
+// Store kinds.
+const (
+	kindAPI    = "api"
+	kindDomain = "domainname"
+	kindLink   = "vpclink"
+)
+
+// dirs are the directories of one account and region.
+type dirs struct {
+	apis    *actors.Directory[HTTPAPI]
+	domains *actors.Directory[DomainState]
+	links   *actors.Directory[LinkState]
+}
+
+func newDirs() *dirs {
+	return &dirs{
+		apis:    actors.NewDirectory[HTTPAPI](),
+		domains: actors.NewDirectory[DomainState](),
+		links:   actors.NewDirectory[LinkState](),
+	}
+}
+
+// Service is the API Gateway v2 facade: reads come from published states,
+// writes run as mutations inside the owning actor.
+type Service struct {
+	sys    *actors.System
+	store  store.Store
+	now    func() time.Time
+	log    *slog.Logger
+	seq    atomic.Uint64
+	scopes *actors.Scopes[dirs]
+	// endpoint is where execute-api requests reach this emulator: a
+	// scheme-less "host:port" template with "{id}" for the API id, set once
+	// the server listens.
+	endpoint atomic.Pointer[string]
+
+	restoring map[string]*restoreAPI // APIs being restored, by store key
+}
+
+// New returns an empty service. Restore what the store holds before serving.
+func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
+	return &Service{sys: sys, store: st, now: now, log: log.With("component", "apigatewayv2"),
+		scopes: actors.NewScopes(newDirs)}
+}
+
+// SetEndpoint sets the address template of APIs' apiEndpoint: host and port
+// with "{id}" standing for the API id, e.g.
+// "{id}.execute-api.localhost.localstack.cloud:4566".
+func (s *Service) SetEndpoint(template string) { s.endpoint.Store(&template) }
+
+// APIEndpoint is the apiEndpoint of an API of protocol p.
+func (s *Service) APIEndpoint(id, protocol string) string {
+	tmpl := "{id}.execute-api.localhost.localstack.cloud:4566"
+	if p := s.endpoint.Load(); p != nil {
+		tmpl = *p
+	}
+	scheme := "http://"
+	if protocol == "WEBSOCKET" {
+		scheme = "ws://"
+	}
+	return scheme + strings.ReplaceAll(tmpl, "{id}", id)
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.now() }
+
+// Errors as API Gateway v2 words them.
+
+// NotFound is the error for a missing resource of resourceType.
+func NotFound(resourceType, format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.APIGatewayV2, wire.CodeNotFound, format, args...).With("resourceType", resourceType)
+}
+
+// BadRequest is the error for invalid input.
+func BadRequest(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.APIGatewayV2, wire.CodeBadRequest, format, args...)
+}
+
+// Conflict is the error for a clash with existing state.
+func Conflict(format string, args ...any) *wire.Error {
+	return wire.Errorf(wire.APIGatewayV2, wire.CodeConflict, format, args...)
+}
+
+// APINotFound is the error for an unknown API id.
+func APINotFound(sc actors.Scope, id string) *wire.Error {
+	return NotFound("Api", "Invalid API identifier specified %s:%s", sc.Account, id)
+}
+
+// apiKey is the store key of an API, or of one of its records.
+func apiKey(sc actors.Scope, id string, sub ...string) string {
+	return store.Key(sc.Account, sc.Region, storeService, kindAPI, id, sub...)
+}
+
+// apiRecord is the Api record as it is persisted.
+type apiRecord struct {
+	API API    `json:"api"`
+	Seq uint64 `json:"seq"`
+}
+
+func (s *Service) records() actors.Records {
+	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return wire.Unavailable(wire.APIGatewayV2) }}
+}
+
+func errFn(f func() *wire.Error) func() error { return func() error { return f() } }
+
+// ---- APIs ----
+
+// API returns the published API with id.
+func (s *Service) API(sc actors.Scope, id string) (*HTTPAPI, bool) {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil, false
+	}
+	return d.apis.Get(id)
+}
+
+// APIs returns every API of the scope in creation order.
+func (s *Service) APIs(sc actors.Scope) []*HTTPAPI {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return nil
+	}
+	return d.apis.Snapshots(func(a, b *HTTPAPI) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+// CreateAPI creates an API from api (its id set or empty), with whatever
+// init adds in the same write (quick create's integration, route, stage).
+func (s *Service) CreateAPI(sc actors.Scope, api API, init func(t *Tx) error) (*HTTPAPI, error) {
+	d := s.scopes.Get(sc)
+	custom := api.APIID != ""
+	o := actors.NewStateOwner[HTTPAPI](s.store)
+	e := actors.SpawnState(s.sys, "apigatewayv2.api", o, nil)
+	for {
+		if !custom {
+			api.APIID = wire.ShortID(10)
+		}
+		if d.apis.Reserve(api.APIID, e) {
+			break
+		}
+		if custom {
+			s.sys.StopAsync(e.Ref())
+			return nil, Conflict("API with id %s already exists", api.APIID)
+		}
+	}
+	id := api.APIID
+	o.OnEnd = func(*HTTPAPI) { d.apis.Release(id, e) }
+	api.APIEndpoint = s.APIEndpoint(id, api.ProtocolType)
+	seq := s.seq.Add(1)
+	v, err := actors.Update(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
+		t := newTx(s, sc, nil)
+		t.next.Seq = seq
+		t.SetAPI(api)
+		if init != nil {
+			if err := init(t); err != nil {
+				return actors.Change[HTTPAPI]{}, err
+			}
+		}
+		return t.commit()
+	})
+	r, err := actors.Result[*HTTPAPI](v, err, errFn(func() *wire.Error { return APINotFound(sc, id) }), s.records().Busy)
+	if err != nil {
+		d.apis.Release(id, e)
+		s.sys.StopAsync(e.Ref())
+		return nil, err
+	}
+	return r, nil
+}
+
+// Mutate runs fn as a mutation of the API id and returns what fn returns.
+// If fn fails nothing changes.
+func Mutate[R any](s *Service, sc actors.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
+	var zero R
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return zero, APINotFound(sc, id)
+	}
+	e, _, ok := d.apis.Entry(id)
+	if !ok {
+		return zero, APINotFound(sc, id)
+	}
+	v, err := actors.Update(s.sys, e, func(cur *HTTPAPI) (actors.Change[HTTPAPI], error) {
+		t := newTx(s, sc, cur)
+		r, err := fn(t)
+		if err != nil {
+			return actors.Change[HTTPAPI]{}, err
+		}
+		ch, err := t.commit()
+		ch.Reply = r
+		return ch, err
+	})
+	return actors.Result[R](v, err, errFn(func() *wire.Error { return APINotFound(sc, id) }), s.records().Busy)
+}
+
+// DeleteAPI deletes the API and everything it owns, its tags included, in
+// one write; API mappings pointing at it go too.
+func (s *Service) DeleteAPI(sc actors.Scope, id string) error {
+	d, ok := s.scopes.Lookup(sc)
+	if !ok {
+		return APINotFound(sc, id)
+	}
+	e, _, ok := d.apis.Entry(id)
+	if !ok {
+		return APINotFound(sc, id)
+	}
+	v, err := actors.Update(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
+		return actors.Change[HTTPAPI]{End: true, Records: []actors.Record{
+			actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
+		}}, nil
+	})
+	if _, err := actors.Result[any](v, err, errFn(func() *wire.Error { return APINotFound(sc, id) }), s.records().Busy); err != nil {
+		return err
+	}
+	s.forgetStage(sc, id, "")
+	return nil
+}
+
+// ---- restore and reset ----
+
+// StoreService is the service segment of the keys Restore accepts.
+func (s *Service) StoreService() string { return storeService }
+
+type restoreAPI struct {
+	scope actors.Scope
+	state HTTPAPI
+	seen  bool
+}
+
+// Restore takes one persisted record. API records are gathered and their
+// owners re-created by RestoreDone; the others are re-created at once.
+func (s *Service) Restore(key string, value []byte) error {
+	account, region, service, kind, id, sub, ok := store.ParseKey(key)
+	if !ok || service != storeService {
+		return fmt.Errorf("apigatewayv2: restore: foreign key %q", key)
+	}
+	sc := actors.Scope{Account: account, Region: region}
+	var err error
+	switch kind {
+	case kindAPI:
+		err = s.restoreAPIRecord(sc, id, sub, value)
+	case kindDomain:
+		d := s.scopes.Get(sc)
+		var st *DomainState
+		st, err = actors.RestoreRecord(s.records(), "apigatewayv2."+kind, d.domains, value,
+			func(st *DomainState) string { return st.Domain.DomainName })
+		if err == nil {
+			s.bumpSeq(st.Seq)
+		}
+	case kindLink:
+		d := s.scopes.Get(sc)
+		var st *LinkState
+		st, err = actors.RestoreRecord(s.records(), "apigatewayv2."+kind, d.links, value,
+			func(st *LinkState) string { return st.Link.VpcLinkID })
+		if err == nil {
+			s.bumpSeq(st.Seq)
+		}
+	default:
+		err = fmt.Errorf("unknown kind %q", kind)
+	}
+	if err != nil {
+		return fmt.Errorf("apigatewayv2: restore %s: %w", key, err)
+	}
+	return nil
+}
+
+func (s *Service) restoreAPIRecord(sc actors.Scope, id string, sub []string, value []byte) error {
+	if s.restoring == nil {
+		s.restoring = map[string]*restoreAPI{}
+	}
+	k := apiKey(sc, id)
+	r := s.restoring[k]
+	if r == nil {
+		r = &restoreAPI{scope: sc}
+		s.restoring[k] = r
+	}
+	st := &r.state
+	if len(sub) == 0 {
+		var rec apiRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return err
+		}
+		st.API, st.Seq, r.seen = rec.API, rec.Seq, true
+		return nil
+	}
+	switch {
+	case len(sub) == 2 && sub[0] == "route":
+		return restoreInto(&st.Routes, sub[1], value)
+	case len(sub) == 2 && sub[0] == "integration":
+		return restoreInto(&st.Integrations, sub[1], value)
+	case len(sub) == 2 && sub[0] == "authorizer":
+		return restoreInto(&st.Authorizers, sub[1], value)
+	case len(sub) == 2 && sub[0] == "model":
+		return restoreInto(&st.Models, sub[1], value)
+	case len(sub) == 2 && sub[0] == "stage":
+		return restoreInto(&st.Stages, sub[1], value)
+	case len(sub) == 3 && sub[0] == "routeresponse":
+		if st.RouteResponses == nil {
+			st.RouteResponses = map[string]map[string]*RouteResponse{}
+		}
+		m := st.RouteResponses[sub[1]]
+		err := restoreInto(&m, sub[2], value)
+		st.RouteResponses[sub[1]] = m
+		return err
+	case len(sub) == 3 && sub[0] == "integrationresponse":
+		if st.IntegrationResponses == nil {
+			st.IntegrationResponses = map[string]map[string]*IntegrationResponse{}
+		}
+		m := st.IntegrationResponses[sub[1]]
+		err := restoreInto(&m, sub[2], value)
+		st.IntegrationResponses[sub[1]] = m
+		return err
+	case len(sub) == 2 && sub[0] == "deployment":
+		var rec DeploymentRecord
+		if err := json.Unmarshal(value, &rec); err != nil {
+			return err
+		}
+		dep := rec.Deployment
+		dep.Frozen, dep.Seq = rec.Frozen, rec.Seq
+		s.bumpSeq(rec.Seq)
+		if st.Deployments == nil {
+			st.Deployments = map[string]*Deployment{}
+		}
+		st.Deployments[sub[1]] = &dep
+		return nil
+	}
+	return fmt.Errorf("unknown record %v", sub)
+}
+
+func restoreInto[V any](m *map[string]*V, name string, value []byte) error {
+	var v V
+	if err := json.Unmarshal(value, &v); err != nil {
+		return err
+	}
+	if *m == nil {
+		*m = map[string]*V{}
+	}
+	(*m)[name] = &v
+	return nil
+}
+
+// RestoreDone re-creates the owners of the APIs Restore gathered.
+func (s *Service) RestoreDone() error {
+	for k, r := range s.restoring {
+		if !r.seen {
+			return fmt.Errorf("apigatewayv2: restore: records of %s without the API record", k)
+		}
+		st := r.state
+		st.Memo = new(actors.Memo)
+		d := s.scopes.Get(r.scope)
+		o := actors.NewStateOwner[HTTPAPI](s.store)
+		e := actors.SpawnState(s.sys, "apigatewayv2.api", o, &st)
+		id := st.API.APIID
+		o.OnEnd = func(*HTTPAPI) { d.apis.Release(id, e) }
+		d.apis.Reserve(id, e)
+		s.bumpSeq(st.Seq)
+	}
+	s.restoring = nil
+	return nil
+}
+
+func (s *Service) bumpSeq(seq uint64) {
+	for {
+		cur := s.seq.Load()
+		if seq <= cur || s.seq.CompareAndSwap(cur, seq) {
+			return
+		}
+	}
+}
+
+// Detach forgets every owner and retires them all. The caller wipes the
+// store afterwards.
+func (s *Service) Detach() {
+	var refs []actors.Ref
+	s.scopes.Range(func(_ actors.Scope, d *dirs) bool {
+		refs = append(refs, d.apis.Drain()...)
+		refs = append(refs, d.domains.Drain()...)
+		refs = append(refs, d.links.Drain()...)
+		return true
+	})
+	s.sys.Stop(refs)
+}
+
+// forgetStage drops the API mappings that point at a stage of an API (any
+// stage when stage is ""), so none outlives what it names.
+func (s *Service) forgetStage(sc actors.Scope, apiID, stage string) {
+	s.dropMappings(sc, apiID, stage)
+}

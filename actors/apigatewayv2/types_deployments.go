@@ -1,0 +1,79 @@
+package apigatewayv2
+
+import "github.com/cloudemu/emulator/httpfront/wire"
+
+// Deployment is a frozen configuration of an API.
+type Deployment struct {
+	AutoDeployed            bool         `json:"autoDeployed"`
+	CreatedDate             wire.ISOTime `json:"createdDate"`
+	DeploymentID            string       `json:"deploymentId"`
+	DeploymentStatus        string       `json:"deploymentStatus"`
+	DeploymentStatusMessage string       `json:"deploymentStatusMessage,omitempty"`
+	Description             string       `json:"description,omitempty"`
+	// Frozen is the configuration at creation; persisted with the
+	// deployment (DeploymentRecord), never sent.
+	Frozen *Config `json:"-"`
+	// Seq orders deployments by creation.
+	Seq uint64 `json:"-"`
+}
+
+// DeploymentRecord is a deployment as it is persisted.
+type DeploymentRecord struct {
+	Deployment
+	Frozen *Config `json:"frozen"`
+	Seq    uint64  `json:"seq"`
+}
+
+// RouteSettings are a stage's per-route (or default) settings.
+type RouteSettings struct {
+	DataTraceEnabled       *bool    `json:"dataTraceEnabled,omitempty"`
+	DetailedMetricsEnabled *bool    `json:"detailedMetricsEnabled,omitempty"`
+	LoggingLevel           string   `json:"loggingLevel,omitempty"`
+	ThrottlingBurstLimit   *int64   `json:"throttlingBurstLimit,omitempty"`
+	ThrottlingRateLimit    *float64 `json:"throttlingRateLimit,omitempty"`
+}
+
+// AccessLogSettings are a stage's access-log settings.
+type AccessLogSettings struct {
+	DestinationARN string `json:"destinationArn,omitempty"`
+	Format         string `json:"format,omitempty"`
+}
+
+// Stage points a name at a deployment, with variables and route settings.
+type Stage struct {
+	AccessLogSettings           *AccessLogSettings        `json:"accessLogSettings,omitempty"`
+	APIGatewayManaged           bool                      `json:"apiGatewayManaged,omitempty"`
+	AutoDeploy                  bool                      `json:"autoDeploy"`
+	ClientCertificateID         string                    `json:"clientCertificateId,omitempty"`
+	CreatedDate                 wire.ISOTime              `json:"createdDate"`
+	DefaultRouteSettings        *RouteSettings            `json:"defaultRouteSettings,omitempty"`
+	DeploymentID                string                    `json:"deploymentId,omitempty"`
+	Description                 string                    `json:"description,omitempty"`
+	LastDeploymentStatusMessage string                    `json:"lastDeploymentStatusMessage,omitempty"`
+	LastUpdatedDate             wire.ISOTime              `json:"lastUpdatedDate"`
+	RouteSettings               map[string]*RouteSettings `json:"routeSettings,omitempty"`
+	StageName                   string                    `json:"stageName"`
+	StageVariables              map[string]string         `json:"stageVariables,omitempty"`
+	Tags                        map[string]string         `json:"tags,omitempty"`
+}
+
+// JWTConfiguration is a JWT authorizer's issuer and audiences.
+type JWTConfiguration struct {
+	Audience []string `json:"audience,omitempty"`
+	Issuer   string   `json:"issuer,omitempty"`
+}
+
+// Authorizer is a REQUEST (Lambda) or JWT authorizer.
+type Authorizer struct {
+	AuthorizerCredentialsARN       string            `json:"authorizerCredentialsArn,omitempty"`
+	AuthorizerID                   string            `json:"authorizerId"`
+	AuthorizerPayloadFormatVersion string            `json:"authorizerPayloadFormatVersion,omitempty"`
+	AuthorizerResultTTLInSeconds   *int64            `json:"authorizerResultTtlInSeconds,omitempty"`
+	AuthorizerType                 string            `json:"authorizerType"`
+	AuthorizerURI                  string            `json:"authorizerUri,omitempty"`
+	EnableSimpleResponses          bool              `json:"enableSimpleResponses,omitempty"`
+	IdentitySource                 []string          `json:"identitySource,omitempty"`
+	IdentityValidationExpression   string            `json:"identityValidationExpression,omitempty"`
+	JWTConfiguration               *JWTConfiguration `json:"jwtConfiguration,omitempty"`
+	Name                           string            `json:"name"`
+}
