@@ -91,7 +91,7 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 		DefaultRegion: cfg.DefaultRegion,
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers: map[wire.Service]map[string]restjson.Handler{
-			wire.Backup:     hbackup.Handlers(e.backup),
+			wire.Backup:       hbackup.Handlers(e.backup),
 			wire.APIGateway:   hapigw.Handlers(e.apigw),
 			wire.APIGatewayV2: hv2.Handlers(e.apigw2),
 		},

@@ -44,13 +44,13 @@ type API struct {
 // Config is what a deployment freezes: everything execution reads. It is
 // immutable, so a deployment shares it with the state it was taken from.
 type Config struct {
-	API                  API                                       `json:"api"`
-	Routes               map[string]*Route                         `json:"routes,omitempty"`
-	RouteResponses       map[string]map[string]*RouteResponse      `json:"routeResponses,omitempty"`       // by route id, then response id
-	Integrations         map[string]*Integration                   `json:"integrations,omitempty"`         // by id
+	API                  API                                        `json:"api"`
+	Routes               map[string]*Route                          `json:"routes,omitempty"`
+	RouteResponses       map[string]map[string]*RouteResponse       `json:"routeResponses,omitempty"`       // by route id, then response id
+	Integrations         map[string]*Integration                    `json:"integrations,omitempty"`         // by id
 	IntegrationResponses map[string]map[string]*IntegrationResponse `json:"integrationResponses,omitempty"` // by integration id, then response id
-	Authorizers          map[string]*Authorizer                    `json:"authorizers,omitempty"`
-	Models               map[string]*Model                         `json:"models,omitempty"` // by id
+	Authorizers          map[string]*Authorizer                     `json:"authorizers,omitempty"`
+	Models               map[string]*Model                          `json:"models,omitempty"` // by id
 }
 
 // HTTPAPI is one v2 API as its owner last published it: the API, its live
