@@ -89,6 +89,7 @@ func scenarios() []scenario {
 			Vary:     newVaultName(),
 		},
 		getRestAPI(),
+		getV2API(),
 		getResources(500),
 		putMethod("PutMethod/apis=1", 1, false),
 		putMethod("PutMethod/apis=16", 16, false),
@@ -347,6 +348,29 @@ func putMethod(name string, apis int, persistent bool) scenario {
 				req.SetBodyString(`{"authorizationType":"NONE","apiKeyRequired":false}`)
 			}
 			exists[i].Store(!exists[i].Load())
+		},
+	}
+}
+
+// getV2API is GetApi (API Gateway v2) as the SDK sends it: a read of the
+// API owner's published state.
+func getV2API() scenario {
+	var path string
+	return scenario{
+		Name:     "GetApi",
+		Emulator: true,
+		Setup: func(_ context.Context, addr string) error {
+			var r struct {
+				ID string `json:"apiId"`
+			}
+			err := call(addr, "POST", "/v2/apis", `{"name":"bench-http","protocolType":"HTTP"}`, 201, &r)
+			path = "/v2/apis/" + r.ID
+			return err
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+			apigwHeaders(req)
 		},
 	}
 }
