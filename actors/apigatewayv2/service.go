@@ -300,6 +300,14 @@ func (s *Service) restoreAPIRecord(sc actors.Scope, id string, sub []string, val
 		st.API, st.Seq, r.seen = rec.API, rec.Seq, true
 		return nil
 	}
+	// Integrations, their responses and models carry the sequence that
+	// orders their lists; new ones after a restart must sort after them.
+	var probe struct {
+		Seq uint64 `json:"seq"`
+	}
+	if json.Unmarshal(value, &probe) == nil {
+		s.bumpSeq(probe.Seq)
+	}
 	switch {
 	case len(sub) == 2 && sub[0] == "route":
 		return restoreInto(&st.Routes, sub[1], value)

@@ -65,6 +65,15 @@ func (t *Tx) SetAPI(a API) {
 	t.recs = append(t.recs, actors.Put(t.key(), apiRecord{API: a, Seq: t.next.Seq}))
 }
 
+// SetAPITags replaces the API's tags. Tags are not configuration, so no
+// auto-deploying stage redeploys for them.
+func (t *Tx) SetAPITags(tags map[string]string) {
+	a := t.next.API
+	a.Tags = tags
+	t.next.API = a
+	t.recs = append(t.recs, actors.Put(t.key(), apiRecord{API: a, Seq: t.next.Seq}))
+}
+
 // PutRoute adds or replaces a route.
 func (t *Tx) PutRoute(r *Route) {
 	t.next.Routes = own(t, "routes", t.next.Routes)
@@ -212,6 +221,9 @@ func (t *Tx) DeleteStage(name string) {
 // everything with the state, which copy-on-write keeps unchanged.
 func (t *Tx) Freeze() *Config {
 	c := t.next.Config
+	// The deployment now shares what this mutation owned: a later write in
+	// the same mutation must copy again.
+	clear(t.owned)
 	return &c
 }
 
@@ -239,7 +251,8 @@ func DeployedMessage(id string) string {
 // autoDeploy gives every auto-deploying stage a new deployment of the
 // changed configuration.
 func (t *Tx) autoDeploy() {
-	if !t.configChanged {
+	// AWS cannot deploy an API without routes: the stages keep what they had.
+	if !t.configChanged || len(t.next.Routes) == 0 {
 		return
 	}
 	var names []string

@@ -24,12 +24,13 @@ type DeploymentRecord struct {
 	Seq    uint64  `json:"seq"`
 }
 
-// RouteSettings are a stage's per-route (or default) settings.
+// RouteSettings are a stage's per-route (or default) settings. Members a
+// client did not set are absent (nil).
 type RouteSettings struct {
 	DataTraceEnabled       *bool    `json:"dataTraceEnabled,omitempty"`
 	DetailedMetricsEnabled *bool    `json:"detailedMetricsEnabled,omitempty"`
-	LoggingLevel           string   `json:"loggingLevel,omitempty"`
-	ThrottlingBurstLimit   *int64   `json:"throttlingBurstLimit,omitempty"`
+	LoggingLevel           *string  `json:"loggingLevel,omitempty"`
+	ThrottlingBurstLimit   *int32   `json:"throttlingBurstLimit,omitempty"`
 	ThrottlingRateLimit    *float64 `json:"throttlingRateLimit,omitempty"`
 }
 
@@ -40,10 +41,12 @@ type AccessLogSettings struct {
 }
 
 // Stage points a name at a deployment, with variables and route settings.
+// routeSettings, stageVariables and tags are always on the wire ({} when
+// empty, as AWS sends them); autoDeploy only when true.
 type Stage struct {
 	AccessLogSettings           *AccessLogSettings        `json:"accessLogSettings,omitempty"`
 	APIGatewayManaged           bool                      `json:"apiGatewayManaged,omitempty"`
-	AutoDeploy                  bool                      `json:"autoDeploy"`
+	AutoDeploy                  bool                      `json:"autoDeploy,omitempty"`
 	ClientCertificateID         string                    `json:"clientCertificateId,omitempty"`
 	CreatedDate                 wire.ISOTime              `json:"createdDate"`
 	DefaultRouteSettings        *RouteSettings            `json:"defaultRouteSettings,omitempty"`
@@ -51,10 +54,10 @@ type Stage struct {
 	Description                 string                    `json:"description,omitempty"`
 	LastDeploymentStatusMessage string                    `json:"lastDeploymentStatusMessage,omitempty"`
 	LastUpdatedDate             wire.ISOTime              `json:"lastUpdatedDate"`
-	RouteSettings               map[string]*RouteSettings `json:"routeSettings,omitempty"`
+	RouteSettings               map[string]*RouteSettings `json:"routeSettings"`
 	StageName                   string                    `json:"stageName"`
-	StageVariables              map[string]string         `json:"stageVariables,omitempty"`
-	Tags                        map[string]string         `json:"tags,omitempty"`
+	StageVariables              map[string]string         `json:"stageVariables"`
+	Tags                        map[string]string         `json:"tags"`
 }
 
 // JWTConfiguration is a JWT authorizer's issuer and audiences.
@@ -68,7 +71,7 @@ type Authorizer struct {
 	AuthorizerCredentialsARN       string            `json:"authorizerCredentialsArn,omitempty"`
 	AuthorizerID                   string            `json:"authorizerId"`
 	AuthorizerPayloadFormatVersion string            `json:"authorizerPayloadFormatVersion,omitempty"`
-	AuthorizerResultTTLInSeconds   *int64            `json:"authorizerResultTtlInSeconds,omitempty"`
+	AuthorizerResultTTLInSeconds   *int32            `json:"authorizerResultTtlInSeconds,omitempty"`
 	AuthorizerType                 string            `json:"authorizerType"`
 	AuthorizerURI                  string            `json:"authorizerUri,omitempty"`
 	EnableSimpleResponses          bool              `json:"enableSimpleResponses,omitempty"`
@@ -76,4 +79,45 @@ type Authorizer struct {
 	IdentityValidationExpression   string            `json:"identityValidationExpression,omitempty"`
 	JWTConfiguration               *JWTConfiguration `json:"jwtConfiguration,omitempty"`
 	Name                           string            `json:"name"`
+}
+
+// CreateDeploymentInput is CreateDeployment's body.
+type CreateDeploymentInput struct {
+	Description *string `json:"description"`
+	StageName   *string `json:"stageName"`
+}
+
+// UpdateDeploymentInput is UpdateDeployment's body.
+type UpdateDeploymentInput struct {
+	Description *string `json:"description"`
+}
+
+// StageInput is CreateStage's and UpdateStage's body; a nil member was not
+// sent.
+type StageInput struct {
+	AccessLogSettings    *AccessLogSettings        `json:"accessLogSettings"`
+	AutoDeploy           *bool                     `json:"autoDeploy"`
+	ClientCertificateID  *string                   `json:"clientCertificateId"`
+	DefaultRouteSettings *RouteSettings            `json:"defaultRouteSettings"`
+	DeploymentID         *string                   `json:"deploymentId"`
+	Description          *string                   `json:"description"`
+	RouteSettings        map[string]*RouteSettings `json:"routeSettings"`
+	StageName            *string                   `json:"stageName"`
+	StageVariables       map[string]string         `json:"stageVariables"`
+	Tags                 map[string]string         `json:"tags"`
+}
+
+// AuthorizerInput is CreateAuthorizer's and UpdateAuthorizer's body; a nil
+// member was not sent.
+type AuthorizerInput struct {
+	AuthorizerCredentialsARN       *string           `json:"authorizerCredentialsArn"`
+	AuthorizerPayloadFormatVersion *string           `json:"authorizerPayloadFormatVersion"`
+	AuthorizerResultTTLInSeconds   *int32            `json:"authorizerResultTtlInSeconds"`
+	AuthorizerType                 *string           `json:"authorizerType"`
+	AuthorizerURI                  *string           `json:"authorizerUri"`
+	EnableSimpleResponses          *bool             `json:"enableSimpleResponses"`
+	IdentitySource                 []string          `json:"identitySource"`
+	IdentityValidationExpression   *string           `json:"identityValidationExpression"`
+	JWTConfiguration               *JWTConfiguration `json:"jwtConfiguration"`
+	Name                           *string           `json:"name"`
 }

@@ -35,11 +35,12 @@ type DomainName struct {
 	Tags                          map[string]string         `json:"tags,omitempty"`
 }
 
-// APIMapping maps a domain's path to an API stage.
+// APIMapping maps a domain's path to an API stage. APIMappingKey is always
+// sent: "" is the root mapping, and AWS shows it.
 type APIMapping struct {
 	APIID         string `json:"apiId"`
 	APIMappingID  string `json:"apiMappingId"`
-	APIMappingKey string `json:"apiMappingKey,omitempty"`
+	APIMappingKey string `json:"apiMappingKey"`
 	Stage         string `json:"stage"`
 }
 
@@ -51,7 +52,8 @@ type DomainState struct {
 	Seq      uint64                 `json:"seq"`
 }
 
-// VpcLink is a VPC link, AVAILABLE at once.
+// VpcLink is a VPC link, AVAILABLE at once. SecurityGroupIDs and SubnetIDs
+// are never nil: lists require them, [] when none were given.
 type VpcLink struct {
 	CreatedDate          wire.ISOTime      `json:"createdDate"`
 	Name                 string            `json:"name"`

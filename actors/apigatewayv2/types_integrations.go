@@ -5,7 +5,9 @@ type TLSConfig struct {
 	ServerNameToVerify string `json:"serverNameToVerify,omitempty"`
 }
 
-// Integration is a route's backend.
+// Integration is a route's backend. IntegrationType is kept as the client
+// sent it (the spec's CLOUD_PROXY and CLOUD included); IntegrationKind
+// says what AWS type it stands for.
 type Integration struct {
 	APIGatewayManaged                      bool                         `json:"apiGatewayManaged,omitempty"`
 	ConnectionID                           string                       `json:"connectionId,omitempty"`
@@ -27,6 +29,9 @@ type Integration struct {
 	TemplateSelectionExpression            string                       `json:"templateSelectionExpression,omitempty"`
 	TimeoutInMillis                        int64                        `json:"timeoutInMillis,omitempty"`
 	TLSConfig                              *TLSConfig                   `json:"tlsConfig,omitempty"`
+	// Seq orders integrations by creation (lists page in that order). It
+	// is persisted with the record; the wire encoding leaves it out.
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // IntegrationResponse is a WebSocket integration's response.
@@ -37,6 +42,8 @@ type IntegrationResponse struct {
 	ResponseParameters          map[string]string `json:"responseParameters,omitempty"`
 	ResponseTemplates           map[string]string `json:"responseTemplates,omitempty"`
 	TemplateSelectionExpression string            `json:"templateSelectionExpression,omitempty"`
+	// Seq orders responses by creation; persisted, not sent.
+	Seq uint64 `json:"seq,omitempty"`
 }
 
 // Model is a JSON Schema for payloads (WebSocket APIs).
@@ -46,4 +53,49 @@ type Model struct {
 	ModelID     string `json:"modelId"`
 	Name        string `json:"name"`
 	Schema      string `json:"schema,omitempty"`
+	// Seq orders models by creation; persisted, not sent.
+	Seq uint64 `json:"seq,omitempty"`
+}
+
+// IntegrationInput is a CreateIntegration or UpdateIntegration request: a
+// nil member was absent. In an update, a request parameter whose value is
+// "" is removed, and so is a response-parameter status code whose mapping
+// is empty (Terraform removes them so).
+type IntegrationInput struct {
+	ConnectionID                *string
+	ConnectionType              *string
+	ContentHandlingStrategy     *string
+	CredentialsARN              *string
+	Description                 *string
+	IntegrationMethod           *string
+	IntegrationSubtype          *string
+	IntegrationType             *string
+	IntegrationURI              *string
+	PassthroughBehavior         *string
+	PayloadFormatVersion        *string
+	RequestParameters           map[string]string
+	RequestTemplates            map[string]string
+	ResponseParameters          map[string]map[string]string
+	TemplateSelectionExpression *string
+	TimeoutInMillis             *int64
+	TLSConfig                   *TLSConfig
+}
+
+// IntegrationResponseInput is a CreateIntegrationResponse or
+// UpdateIntegrationResponse request: a nil member was absent.
+type IntegrationResponseInput struct {
+	ContentHandlingStrategy     *string
+	IntegrationResponseKey      *string
+	ResponseParameters          map[string]string
+	ResponseTemplates           map[string]string
+	TemplateSelectionExpression *string
+}
+
+// ModelInput is a CreateModel or UpdateModel request: a nil member was
+// absent.
+type ModelInput struct {
+	ContentType *string
+	Description *string
+	Name        *string
+	Schema      *string
 }

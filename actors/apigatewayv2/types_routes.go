@@ -30,3 +30,28 @@ type RouteResponse struct {
 	RouteResponseID          string                           `json:"routeResponseId"`
 	RouteResponseKey         string                           `json:"routeResponseKey"`
 }
+
+// RouteInput is the body of CreateRoute and UpdateRoute: a nil member was
+// not sent (UpdateRoute changes only what was sent).
+type RouteInput struct {
+	APIKeyRequired                   *bool                            `json:"apiKeyRequired"`
+	AuthorizationScopes              []string                         `json:"authorizationScopes"`
+	AuthorizationType                *string                          `json:"authorizationType"`
+	AuthorizerID                     *string                          `json:"authorizerId"`
+	ModelSelectionExpression         *string                          `json:"modelSelectionExpression"`
+	OperationName                    *string                          `json:"operationName"`
+	RequestModels                    map[string]string                `json:"requestModels"`
+	RequestParameters                map[string]*ParameterConstraints `json:"requestParameters"`
+	RouteKey                         *string                          `json:"routeKey"`
+	RouteResponseSelectionExpression *string                          `json:"routeResponseSelectionExpression"`
+	Target                           *string                          `json:"target"`
+}
+
+// RouteResponseInput is the body of CreateRouteResponse and
+// UpdateRouteResponse; a nil member was not sent.
+type RouteResponseInput struct {
+	ModelSelectionExpression *string                          `json:"modelSelectionExpression"`
+	ResponseModels           map[string]string                `json:"responseModels"`
+	ResponseParameters       map[string]*ParameterConstraints `json:"responseParameters"`
+	RouteResponseKey         *string                          `json:"routeResponseKey"`
+}

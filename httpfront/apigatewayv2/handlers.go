@@ -34,4 +34,7 @@ func Handlers(svc *av2.Service) map[string]restjson.Handler {
 }
 
 // Partial lists the supported operations that are emulated only in part.
-var Partial = []string{}
+var Partial = []string{
+	// The authorizer cache is not emulated: it answers as AWS does and changes nothing.
+	"ResetAuthorizersCache",
+}
