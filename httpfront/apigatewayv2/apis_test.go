@@ -2,10 +2,6 @@ package apigatewayv2_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -13,94 +9,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/cloudemu/emulator/httpfront/httpfronttest"
 )
-
-const apisAccount = "000000000000"
-
-func apisClient(srv *httpfronttest.Server) *apigatewayv2.Client {
-	return apigatewayv2.NewFromConfig(httpfronttest.AWSConfig("us-east-1", "test"), func(o *apigatewayv2.Options) {
-		o.BaseEndpoint = aws.String(srv.URL)
-	})
-}
-
-func apisStart(t *testing.T, opts ...httpfronttest.Option) (*httpfronttest.Server, *apigatewayv2.Client) {
-	t.Helper()
-	srv := httpfronttest.Start(t, opts...)
-	return srv, apisClient(srv)
-}
-
-// apisWantErr fails unless err is an API error with code and, if msg is
-// not empty, exactly that message.
-func apisWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	var ae smithy.APIError
-	if !errors.As(err, &ae) {
-		t.Fatalf("want %s, got %v", code, err)
-	}
-	if ae.ErrorCode() != code || (msg != "" && ae.ErrorMessage() != msg) {
-		t.Fatalf("want %s %q, got %s %q", code, msg, ae.ErrorCode(), ae.ErrorMessage())
-	}
-}
-
-// apisNeed skips a test whose setup uses an operation another group has
-// not landed yet (NotImplementedException), and fails on any other error.
-func apisNeed(t *testing.T, err error) {
-	t.Helper()
-	var ae smithy.APIError
-	if errors.As(err, &ae) && ae.ErrorCode() == "NotImplementedException" {
-		t.Skipf("needs an operation that is not implemented yet: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// apisReply is a raw HTTP answer.
-type apisReply struct {
-	status int
-	code   string
-	body   map[string]any
-	raw    []byte
-}
-
-// apisDo sends a raw request, for what the SDK refuses to send and to see
-// exactly which members are on the wire.
-func apisDo(t *testing.T, srv *httpfronttest.Server, method, path, body string) apisReply {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.URL.RawPath = strings.SplitN(path, "?", 2)[0]
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/apigateway/aws4_request, "+
-		"SignedHeaders=host, Signature=abc")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	r := apisReply{status: resp.StatusCode, code: resp.Header.Get("x-amzn-ErrorType"), raw: raw}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &r.body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %s", method, path, raw)
-		}
-	}
-	return r
-}
-
-// apisWant checks a raw answer's status, error code and message.
-func apisWant(t *testing.T, r apisReply, status int, code, msg string) {
-	t.Helper()
-	m, _ := r.body["message"].(string)
-	if r.status != status || r.code != code || (msg != "" && m != msg) {
-		t.Fatalf("want %d %s %q, got %d %s %s", status, code, msg, r.status, r.code, r.raw)
-	}
-}
 
 // apisHTTP creates a plain HTTP API.
 func apisHTTP(t *testing.T, c *apigatewayv2.Client, name string) string {
@@ -113,7 +24,7 @@ func apisHTTP(t *testing.T, c *apigatewayv2.Client, name string) string {
 }
 
 func TestAPIsHTTPLifecycle(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	out, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{
 		Name: aws.String("http-1"), ProtocolType: types.ProtocolTypeHttp, Tags: map[string]string{"team": "x"},
@@ -131,7 +42,7 @@ func TestAPIsHTTPLifecycle(t *testing.T) {
 		t.Fatalf("create: %+v", out)
 	}
 
-	raw := apisDo(t, srv, "GET", "/v2/apis/"+id, "")
+	raw := send(t, srv, "GET", "/v2/apis/"+id, "")
 	if raw.status != 200 || raw.body["disableExecuteApiEndpoint"] != false || raw.body["protocolType"] != "HTTP" {
 		t.Fatalf("get: %s", raw.raw)
 	}
@@ -169,17 +80,17 @@ func TestAPIsHTTPLifecycle(t *testing.T) {
 	if got, err = c.GetApi(ctx, &apigatewayv2.GetApiInput{ApiId: &id}); err != nil || got.CorsConfiguration != nil {
 		t.Fatalf("cors not deleted: %v %+v", err, got)
 	}
-	apisWant(t, apisDo(t, srv, "DELETE", "/v2/apis/"+id+"/cors", ""), 204, "", "")
+	wantReply(t, send(t, srv, "DELETE", "/v2/apis/"+id+"/cors", ""), 204, "", "")
 
 	if _, err := c.DeleteApi(ctx, &apigatewayv2.DeleteApiInput{ApiId: &id}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.GetApi(ctx, &apigatewayv2.GetApiInput{ApiId: &id})
-	apisWantErr(t, err, "NotFoundException", "Invalid API identifier specified "+apisAccount+":"+id)
+	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+testAccount+":"+id)
 	_, err = c.DeleteApi(ctx, &apigatewayv2.DeleteApiInput{ApiId: &id})
-	apisWantErr(t, err, "NotFoundException", "")
-	r := apisDo(t, srv, "DELETE", "/v2/apis/"+id+"/cors", "")
-	apisWant(t, r, 404, "NotFoundException", "Invalid API identifier specified "+apisAccount+":"+id)
+	wantErr(t, err, "NotFoundException", "")
+	r := send(t, srv, "DELETE", "/v2/apis/"+id+"/cors", "")
+	wantReply(t, r, 404, "NotFoundException", "Invalid API identifier specified "+testAccount+":"+id)
 	if r.body["resourceType"] != "Api" {
 		t.Fatalf("resourceType: %s", r.raw)
 	}
@@ -191,9 +102,9 @@ func portOf(srv *httpfronttest.Server) string {
 }
 
 func TestAPIsWireShape(t *testing.T) {
-	srv, _ := apisStart(t)
-	r := apisDo(t, srv, "POST", "/v2/apis", `{"name":"w","protocolType":"HTTP"}`)
-	apisWant(t, r, 201, "", "")
+	srv, _ := startServer(t)
+	r := send(t, srv, "POST", "/v2/apis", `{"name":"w","protocolType":"HTTP"}`)
+	wantReply(t, r, 201, "", "")
 	// Members never set are absent; tags and the defaults are present.
 	for _, m := range []string{"description", "version", "corsConfiguration", "apiGatewayManaged", "disableSchemaValidation", "warnings"} {
 		if _, ok := r.body[m]; ok {
@@ -206,7 +117,7 @@ func TestAPIsWireShape(t *testing.T) {
 			t.Fatalf("%s absent: %s", m, r.raw)
 		}
 	}
-	list := apisDo(t, srv, "GET", "/v2/apis", "")
+	list := send(t, srv, "GET", "/v2/apis", "")
 	items, _ := list.body["items"].([]any)
 	if list.status != 200 || len(items) != 1 || items[0].(map[string]any)["tags"] == nil {
 		t.Fatalf("list: %s", list.raw)
@@ -217,7 +128,7 @@ func TestAPIsWireShape(t *testing.T) {
 }
 
 func TestAPIsWebSocket(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	out, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("ws"), ProtocolType: types.ProtocolTypeWebsocket,
 		RouteSelectionExpression: aws.String("$request.body.action"), DisableSchemaValidation: aws.Bool(true)})
@@ -237,7 +148,7 @@ func TestAPIsWebSocket(t *testing.T) {
 		t.Fatalf("terraform default: %v %+v", err, tf)
 	}
 	_, err = c.UpdateApi(ctx, &apigatewayv2.UpdateApiInput{ApiId: &id, CorsConfiguration: &types.Cors{AllowOrigins: []string{"*"}}})
-	apisWantErr(t, err, "BadRequestException", "CORS configuration is supported only for HTTP APIs")
+	wantErr(t, err, "BadRequestException", "CORS configuration is supported only for HTTP APIs")
 	upd, err := c.UpdateApi(ctx, &apigatewayv2.UpdateApiInput{ApiId: &id, RouteSelectionExpression: aws.String("$request.body.type"),
 		ApiKeySelectionExpression: aws.String("$context.authorizer.usageIdentifierKey")})
 	if err != nil || aws.ToString(upd.RouteSelectionExpression) != "$request.body.type" ||
@@ -247,7 +158,7 @@ func TestAPIsWebSocket(t *testing.T) {
 }
 
 func TestAPIsCreateErrors(t *testing.T) {
-	srv, _ := apisStart(t)
+	srv, _ := startServer(t)
 	long := strings.Repeat("n", 129)
 	for _, tc := range []struct {
 		name, body, code, msg string
@@ -285,18 +196,18 @@ func TestAPIsCreateErrors(t *testing.T) {
 		{name: "body=malformed", body: `{"name":`, code: "BadRequestException"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := apisDo(t, srv, "POST", "/v2/apis", tc.body)
-			apisWant(t, r, 400, tc.code, tc.msg)
+			r := send(t, srv, "POST", "/v2/apis", tc.body)
+			wantReply(t, r, 400, tc.code, tc.msg)
 		})
 	}
 	// Nothing was created by the refused requests.
-	if r := apisDo(t, srv, "GET", "/v2/apis", ""); len(r.body["items"].([]any)) != 0 {
+	if r := send(t, srv, "GET", "/v2/apis", ""); len(r.body["items"].([]any)) != 0 {
 		t.Fatalf("refused creates left APIs: %s", r.raw)
 	}
 }
 
 func TestAPIsUpdateErrors(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	id := apisHTTP(t, c, "u")
 	for _, tc := range []struct {
 		name, body, status, code, msg string
@@ -309,19 +220,19 @@ func TestAPIsUpdateErrors(t *testing.T) {
 		{name: "disableExecuteApiEndpoint=string", body: `{"disableExecuteApiEndpoint":"yes"}`, code: "SerializationException"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			apisWant(t, apisDo(t, srv, "PATCH", "/v2/apis/"+id, tc.body), 400, tc.code, tc.msg)
+			wantReply(t, send(t, srv, "PATCH", "/v2/apis/"+id, tc.body), 400, tc.code, tc.msg)
 		})
 	}
 	got, err := c.GetApi(context.Background(), &apigatewayv2.GetApiInput{ApiId: &id})
 	if err != nil || aws.ToString(got.Name) != "u" || got.CorsConfiguration != nil {
 		t.Fatalf("a refused update changed the API: %v %+v", err, got)
 	}
-	r := apisDo(t, srv, "PATCH", "/v2/apis/nope", `{"name":"x"}`)
-	apisWant(t, r, 404, "NotFoundException", "Invalid API identifier specified "+apisAccount+":nope")
+	r := send(t, srv, "PATCH", "/v2/apis/nope", `{"name":"x"}`)
+	wantReply(t, r, 404, "NotFoundException", "Invalid API identifier specified "+testAccount+":nope")
 }
 
 func TestAPIsList(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	want := map[string]bool{}
 	for _, n := range []string{"a", "b", "c"} {
@@ -339,7 +250,7 @@ func TestAPIsList(t *testing.T) {
 	}
 	for _, q := range []string{"maxResults=abc", "maxResults=0", "nextToken=garbage!"} {
 		t.Run("query="+q, func(t *testing.T) {
-			apisWant(t, apisDo(t, srv, "GET", "/v2/apis?"+q, ""), 400, "BadRequestException", "")
+			wantReply(t, send(t, srv, "GET", "/v2/apis?"+q, ""), 400, "BadRequestException", "")
 		})
 	}
 	// Another account sees none of them.
@@ -352,7 +263,7 @@ func TestAPIsList(t *testing.T) {
 }
 
 func TestAPIsQuickCreate(t *testing.T) {
-	_, c := apisStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	out, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("quick"), ProtocolType: types.ProtocolTypeHttp,
 		Target: aws.String("arn:aws:lambda:us-east-1:123456789012:function:fn")})
@@ -374,14 +285,14 @@ func TestAPIsQuickCreate(t *testing.T) {
 	}
 	integrationID := strings.TrimPrefix(aws.ToString(r.Target), "integrations/")
 	integ, err := c.GetIntegration(ctx, &apigatewayv2.GetIntegrationInput{ApiId: id, IntegrationId: &integrationID})
-	apisNeed(t, err)
+	need(t, err)
 	if integ.IntegrationType != types.IntegrationTypeAwsProxy || aws.ToString(integ.IntegrationMethod) != "POST" ||
 		aws.ToString(integ.PayloadFormatVersion) != "2.0" || aws.ToInt32(integ.TimeoutInMillis) != 30000 ||
 		!aws.ToBool(integ.ApiGatewayManaged) {
 		t.Fatalf("integration: %+v", integ)
 	}
 	st, err := c.GetStage(ctx, &apigatewayv2.GetStageInput{ApiId: id, StageName: aws.String("$default")})
-	apisNeed(t, err)
+	need(t, err)
 	if !aws.ToBool(st.AutoDeploy) || !aws.ToBool(st.ApiGatewayManaged) || st.DeploymentId == nil ||
 		aws.ToString(st.LastDeploymentStatusMessage) != "Successfully deployed stage with deployment ID '"+aws.ToString(st.DeploymentId)+"'" {
 		t.Fatalf("stage: %+v", st)
@@ -392,7 +303,7 @@ func TestAPIsPersistence(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	srv := httpfronttest.Start(t, httpfronttest.WithPersistence(dir))
-	c := apisClient(srv)
+	c := newClient(srv)
 	out, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("kept"), ProtocolType: types.ProtocolTypeHttp,
 		Target: aws.String("https://example.com"), Tags: map[string]string{"k": "v"},
 		CorsConfiguration: &types.Cors{AllowOrigins: []string{"https://a.example"}}})
@@ -425,7 +336,7 @@ func TestAPIsPersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c = apisClient(httpfronttest.Start(t, httpfronttest.WithPersistence(dir)))
+	c = newClient(httpfronttest.Start(t, httpfronttest.WithPersistence(dir)))
 	got, err := c.GetApi(ctx, &apigatewayv2.GetApiInput{ApiId: id})
 	if err != nil || aws.ToString(got.Name) != "kept" || got.Tags["k"] != "v" || got.CorsConfiguration == nil {
 		t.Fatalf("api after restart: %v %+v", err, got)

@@ -15,7 +15,7 @@ import (
 const authorizersLambda = "arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:000000000000:function:auth/invocations"
 
 func TestAuthorizersWireShape(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp)
 	for _, tc := range []struct {
 		name, body string
@@ -38,11 +38,11 @@ func TestAuthorizersWireShape(t *testing.T) {
 				"identitySource", "name"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := deploymentsDo(t, srv, "POST", "/v2/apis/"+apiID+"/authorizers", tc.body)
+			r := send(t, srv, "POST", "/v2/apis/"+apiID+"/authorizers", tc.body)
 			if r.status != http.StatusCreated {
 				t.Fatalf("CreateAuthorizer = %d %s", r.status, r.raw)
 			}
-			deploymentsWantKeys(t, r.body, tc.keys...)
+			wantKeys(t, r.body, tc.keys...)
 			if id, _ := r.body["authorizerId"].(string); !regexp.MustCompile(`^[a-z0-9]{6}$`).MatchString(id) {
 				t.Fatalf("authorizerId = %q", id)
 			}
@@ -51,7 +51,7 @@ func TestAuthorizersWireShape(t *testing.T) {
 }
 
 func TestAuthorizersLifecycle(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp)
 	jwt, err := c.CreateAuthorizer(ctx, &apigatewayv2.CreateAuthorizerInput{ApiId: &apiID, Name: aws.String("b-jwt"),
@@ -107,9 +107,9 @@ func TestAuthorizersLifecycle(t *testing.T) {
 	}
 	_, err = c.UpdateAuthorizer(ctx, &apigatewayv2.UpdateAuthorizerInput{ApiId: &apiID, AuthorizerId: req.AuthorizerId,
 		AuthorizerPayloadFormatVersion: aws.String("1.0")})
-	deploymentsWantErr(t, err, "BadRequestException", "")
+	wantErr(t, err, "BadRequestException", "")
 	_, err = c.UpdateAuthorizer(ctx, &apigatewayv2.UpdateAuthorizerInput{ApiId: &apiID, AuthorizerId: aws.String("zzzzzz"), Name: aws.String("x")})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 
 	// A route that uses the authorizer keeps it.
 	route, err := c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &apiID, RouteKey: aws.String("POST /pdf/generate"),
@@ -118,24 +118,24 @@ func TestAuthorizersLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.DeleteAuthorizer(ctx, &apigatewayv2.DeleteAuthorizerInput{ApiId: &apiID, AuthorizerId: jwt.AuthorizerId})
-	deploymentsWantErr(t, err, "ConflictException", "Cannot delete authorizer 'b-jwt', is referenced in route: POST /pdf/generate")
+	wantErr(t, err, "ConflictException", "Cannot delete authorizer 'b-jwt', is referenced in route: POST /pdf/generate")
 	if _, err := c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &apiID, RouteId: route.RouteId}); err != nil {
 		t.Fatal(err)
 	}
-	r := deploymentsDo(t, srv, "DELETE", "/v2/apis/"+apiID+"/authorizers/"+*jwt.AuthorizerId, "")
+	r := send(t, srv, "DELETE", "/v2/apis/"+apiID+"/authorizers/"+*jwt.AuthorizerId, "")
 	if r.status != http.StatusNoContent || len(r.raw) != 0 {
 		t.Fatalf("DeleteAuthorizer = %d %s", r.status, r.raw)
 	}
 	_, err = c.GetAuthorizer(ctx, &apigatewayv2.GetAuthorizerInput{ApiId: &apiID, AuthorizerId: jwt.AuthorizerId})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
-	r = deploymentsDo(t, srv, "GET", "/v2/apis/"+apiID+"/authorizers/"+*jwt.AuthorizerId, "")
+	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	r = send(t, srv, "GET", "/v2/apis/"+apiID+"/authorizers/"+*jwt.AuthorizerId, "")
 	if r.body["resourceType"] != "Authorizer" {
 		t.Fatalf("NotFound body = %s", r.raw)
 	}
 }
 
 func TestAuthorizersValidation(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	httpAPI := deploymentsAPI(t, c, types.ProtocolTypeHttp)
 	wsAPI := deploymentsAPI(t, c, types.ProtocolTypeWebsocket)
@@ -214,7 +214,7 @@ func TestAuthorizersValidation(t *testing.T) {
 				}
 				return
 			}
-			deploymentsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 
@@ -226,13 +226,13 @@ func TestAuthorizersValidation(t *testing.T) {
 		{"name=empty", `{"name":"","authorizerType":"JWT","identitySource":["$request.header.A"],"jwtConfiguration":{"issuer":"https://i","audience":["a"]}}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := deploymentsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/authorizers", tc.body)
+			r := send(t, srv, "POST", "/v2/apis/"+httpAPI+"/authorizers", tc.body)
 			if r.status != http.StatusBadRequest || r.code != "BadRequestException" {
 				t.Fatalf("CreateAuthorizer = %d %s", r.status, r.raw)
 			}
 		})
 	}
-	r := deploymentsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/authorizers", `{"name":"a","authorizerType":"REQUEST","identitySource":[],"authorizerResultTtlInSeconds":"x"}`)
+	r := send(t, srv, "POST", "/v2/apis/"+httpAPI+"/authorizers", `{"name":"a","authorizerType":"REQUEST","identitySource":[],"authorizerResultTtlInSeconds":"x"}`)
 	if r.status != http.StatusBadRequest || r.code != "SerializationException" {
 		t.Fatalf("TTL as a string = %d %s", r.status, r.raw)
 	}

@@ -2,9 +2,6 @@ package apigatewayv2_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -14,84 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
-	"github.com/aws/smithy-go"
-
-	"github.com/cloudemu/emulator/httpfront/httpfronttest"
 )
 
 // ---- helpers of the deployments group (deployments, stages, authorizers) ----
-
-func deploymentsClient(srv *httpfronttest.Server) *apigatewayv2.Client {
-	return apigatewayv2.NewFromConfig(httpfronttest.AWSConfig("us-east-1", "test"), func(o *apigatewayv2.Options) {
-		o.BaseEndpoint = aws.String(srv.URL)
-	})
-}
-
-func deploymentsStart(t *testing.T, opts ...httpfronttest.Option) (*httpfronttest.Server, *apigatewayv2.Client) {
-	t.Helper()
-	srv := httpfronttest.Start(t, opts...)
-	return srv, deploymentsClient(srv)
-}
-
-// deploymentsWantErr fails unless err is an API error with code and, if msg
-// is not empty, exactly that message.
-func deploymentsWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	var ae smithy.APIError
-	if !errors.As(err, &ae) {
-		t.Fatalf("want %s, got %v", code, err)
-	}
-	if ae.ErrorCode() != code || (msg != "" && ae.ErrorMessage() != msg) {
-		t.Fatalf("want %s %q, got %s %q", code, msg, ae.ErrorCode(), ae.ErrorMessage())
-	}
-}
-
-type deploymentsReply struct {
-	status int
-	code   string
-	body   map[string]any
-	raw    []byte
-}
-
-// deploymentsDo sends a raw request, to see the exact status and wire body
-// and to send what the SDK refuses to; path is sent as written.
-func deploymentsDo(t *testing.T, srv *httpfronttest.Server, method, path, body string) deploymentsReply {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.URL.RawPath = strings.SplitN(path, "?", 2)[0]
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/apigateway/aws4_request, "+
-		"SignedHeaders=host, Signature=abc")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	r := deploymentsReply{status: resp.StatusCode, code: resp.Header.Get("x-amzn-ErrorType"), raw: raw}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &r.body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %s", method, path, raw)
-		}
-	}
-	return r
-}
-
-// deploymentsWantKeys fails unless body has exactly the members keys.
-func deploymentsWantKeys(t *testing.T, body map[string]any, keys ...string) {
-	t.Helper()
-	var got []string
-	for k := range body {
-		got = append(got, k)
-	}
-	slices.Sort(got)
-	slices.Sort(keys)
-	if !slices.Equal(got, keys) {
-		t.Fatalf("members = %v, want %v (body %v)", got, keys, body)
-	}
-}
 
 // deploymentsAPI creates an API of protocol with the given route keys and
 // returns its id.
@@ -124,16 +46,16 @@ func deploymentsRoute(t *testing.T, c *apigatewayv2.Client, apiID, key string) s
 var deploymentsISO = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 
 func TestDeploymentsLifecycle(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /items")
 
 	// The wire form of a manual deployment.
-	r := deploymentsDo(t, srv, "POST", "/v2/apis/"+apiID+"/deployments", `{"description":"first"}`)
+	r := send(t, srv, "POST", "/v2/apis/"+apiID+"/deployments", `{"description":"first"}`)
 	if r.status != http.StatusCreated {
 		t.Fatalf("CreateDeployment = %d %s", r.status, r.raw)
 	}
-	deploymentsWantKeys(t, r.body, "autoDeployed", "createdDate", "deploymentId", "deploymentStatus", "description")
+	wantKeys(t, r.body, "autoDeployed", "createdDate", "deploymentId", "deploymentStatus", "description")
 	first, _ := r.body["deploymentId"].(string)
 	if !regexp.MustCompile(`^[a-z0-9]{6}$`).MatchString(first) || r.body["autoDeployed"] != false ||
 		r.body["deploymentStatus"] != "DEPLOYED" || r.body["description"] != "first" ||
@@ -141,8 +63,8 @@ func TestDeploymentsLifecycle(t *testing.T) {
 		t.Fatalf("CreateDeployment body = %s", r.raw)
 	}
 	// Without a description there is no description member.
-	r = deploymentsDo(t, srv, "POST", "/v2/apis/"+apiID+"/deployments", ``)
-	deploymentsWantKeys(t, r.body, "autoDeployed", "createdDate", "deploymentId", "deploymentStatus")
+	r = send(t, srv, "POST", "/v2/apis/"+apiID+"/deployments", ``)
+	wantKeys(t, r.body, "autoDeployed", "createdDate", "deploymentId", "deploymentStatus")
 	second := r.body["deploymentId"].(string)
 
 	got, err := c.GetDeployment(ctx, &apigatewayv2.GetDeploymentInput{ApiId: &apiID, DeploymentId: &first})
@@ -186,20 +108,20 @@ func TestDeploymentsLifecycle(t *testing.T) {
 		t.Fatalf("GetDeployments = %v, want %v", ids, want)
 	}
 
-	r = deploymentsDo(t, srv, "DELETE", "/v2/apis/"+apiID+"/deployments/"+second, "")
+	r = send(t, srv, "DELETE", "/v2/apis/"+apiID+"/deployments/"+second, "")
 	if r.status != http.StatusNoContent || len(r.raw) != 0 {
 		t.Fatalf("DeleteDeployment = %d %s", r.status, r.raw)
 	}
 	_, err = c.GetDeployment(ctx, &apigatewayv2.GetDeploymentInput{ApiId: &apiID, DeploymentId: &second})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid Deployment identifier specified")
-	r = deploymentsDo(t, srv, "GET", "/v2/apis/"+apiID+"/deployments/"+second, "")
+	wantErr(t, err, "NotFoundException", "Invalid Deployment identifier specified")
+	r = send(t, srv, "GET", "/v2/apis/"+apiID+"/deployments/"+second, "")
 	if r.status != http.StatusNotFound || r.body["resourceType"] != "Deployment" {
 		t.Fatalf("GetDeployment of a deleted one = %d %s", r.status, r.raw)
 	}
 }
 
 func TestDeploymentsStageName(t *testing.T) {
-	_, c := deploymentsStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /items")
 	if _, err := c.CreateStage(ctx, &apigatewayv2.CreateStageInput{ApiId: &apiID, StageName: aws.String("dev")}); err != nil {
@@ -218,7 +140,7 @@ func TestDeploymentsStageName(t *testing.T) {
 	}
 	// A stage that uses the deployment keeps it from being deleted.
 	_, err = c.DeleteDeployment(ctx, &apigatewayv2.DeleteDeploymentInput{ApiId: &apiID, DeploymentId: d.DeploymentId})
-	deploymentsWantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
+	wantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
 	if _, err := c.DeleteStage(ctx, &apigatewayv2.DeleteStageInput{ApiId: &apiID, StageName: aws.String("dev")}); err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +150,7 @@ func TestDeploymentsStageName(t *testing.T) {
 }
 
 func TestDeploymentsErrors(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	httpAPI := deploymentsAPI(t, c, types.ProtocolTypeHttp)
 	wsAPI := deploymentsAPI(t, c, types.ProtocolTypeWebsocket)
@@ -251,7 +173,7 @@ func TestDeploymentsErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateDeployment(ctx, &tc.in)
-			deploymentsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 	for _, tc := range []struct {
@@ -268,7 +190,7 @@ func TestDeploymentsErrors(t *testing.T) {
 		{"op=DeleteDeployment/unknown", "DELETE", "/v2/apis/" + routed + "/deployments/zzzzzz", "", 404, "NotFoundException"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := deploymentsDo(t, srv, tc.method, tc.path, tc.body)
+			r := send(t, srv, tc.method, tc.path, tc.body)
 			if r.status != tc.status || r.code != tc.code {
 				t.Fatalf("%s %s = %d %s %s", tc.method, tc.path, r.status, r.code, r.raw)
 			}

@@ -3,11 +3,8 @@ package apigatewayv2_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
-	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,71 +14,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/cloudemu/emulator/httpfront/httpfronttest"
 )
 
 // ---- helpers of the integrations group (integrations, integration
 // responses, models) ----
-
-func integrationsClient(srv *httpfronttest.Server) *apigatewayv2.Client {
-	return apigatewayv2.NewFromConfig(httpfronttest.AWSConfig("us-east-1", "test"), func(o *apigatewayv2.Options) {
-		o.BaseEndpoint = aws.String(srv.URL)
-	})
-}
-
-func integrationsStart(t *testing.T, opts ...httpfronttest.Option) (*httpfronttest.Server, *apigatewayv2.Client) {
-	t.Helper()
-	srv := httpfronttest.Start(t, opts...)
-	return srv, integrationsClient(srv)
-}
-
-// integrationsWantErr fails unless err is an API error with code and, if
-// msg is not empty, exactly that message.
-func integrationsWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	var ae smithy.APIError
-	if !errors.As(err, &ae) {
-		t.Fatalf("want %s, got %v", code, err)
-	}
-	if ae.ErrorCode() != code || (msg != "" && ae.ErrorMessage() != msg) {
-		t.Fatalf("want %s %q, got %s %q", code, msg, ae.ErrorCode(), ae.ErrorMessage())
-	}
-}
-
-type integrationsReply struct {
-	status int
-	code   string
-	body   map[string]any
-	raw    []byte
-}
-
-// integrationsDo sends a raw request: for what the SDK refuses to send,
-// and to see the exact wire body.
-func integrationsDo(t *testing.T, srv *httpfronttest.Server, method, path, body string) integrationsReply {
-	t.Helper()
-	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/apigateway/aws4_request, "+
-		"SignedHeaders=host, Signature=abc")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	r := integrationsReply{status: resp.StatusCode, code: resp.Header.Get("x-amzn-ErrorType"), raw: raw}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &r.body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %s", method, path, raw)
-		}
-	}
-	return r
-}
 
 // integrationsAPI creates an API of the protocol and returns its id.
 func integrationsAPI(t *testing.T, c *apigatewayv2.Client, protocol types.ProtocolType) string {
@@ -111,7 +49,7 @@ func integrationsLambdaInput(apiID string) *apigatewayv2.CreateIntegrationInput 
 var integrationsIDRe = regexp.MustCompile(`^[a-z0-9]{7}$`)
 
 func TestIntegrationsCreateHTTP(t *testing.T) {
-	srv, c := integrationsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeHttp)
 	link, err := c.CreateVpcLink(ctx, &apigatewayv2.CreateVpcLinkInput{Name: aws.String("l"), SubnetIds: []string{"subnet-1"}})
@@ -178,7 +116,7 @@ func TestIntegrationsCreateHTTP(t *testing.T) {
 			if !integrationsIDRe.MatchString(id) {
 				t.Fatalf("integrationId %q, want 7 lowercase alphanumerics", id)
 			}
-			r := integrationsDo(t, srv, "GET", "/v2/apis/"+apiID+"/integrations/"+id, "")
+			r := send(t, srv, "GET", "/v2/apis/"+apiID+"/integrations/"+id, "")
 			want := maps.Clone(tc.want)
 			want["integrationId"] = id
 			gotJSON, _ := json.Marshal(r.body)
@@ -191,7 +129,7 @@ func TestIntegrationsCreateHTTP(t *testing.T) {
 }
 
 func TestIntegrationsCreateErrors(t *testing.T) {
-	srv, c := integrationsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	httpAPI := integrationsAPI(t, c, types.ProtocolTypeHttp)
 	wsAPI := integrationsAPI(t, c, types.ProtocolTypeWebsocket)
@@ -300,7 +238,7 @@ func TestIntegrationsCreateErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateIntegration(ctx, &tc.in)
-			integrationsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("nothing-was-created", func(t *testing.T) {
@@ -312,19 +250,19 @@ func TestIntegrationsCreateErrors(t *testing.T) {
 		}
 	})
 	t.Run("raw-type=missing", func(t *testing.T) {
-		r := integrationsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/integrations", `{"integrationUri":"https://x.example"}`)
+		r := send(t, srv, "POST", "/v2/apis/"+httpAPI+"/integrations", `{"integrationUri":"https://x.example"}`)
 		if r.status != 400 || r.code != "BadRequestException" {
 			t.Fatalf("got %d %s %s", r.status, r.code, r.raw)
 		}
 	})
 	t.Run("raw-type-mismatch", func(t *testing.T) {
-		r := integrationsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/integrations", `{"integrationType":"HTTP_PROXY","timeoutInMillis":"soon"}`)
+		r := send(t, srv, "POST", "/v2/apis/"+httpAPI+"/integrations", `{"integrationType":"HTTP_PROXY","timeoutInMillis":"soon"}`)
 		if r.status != 400 {
 			t.Fatalf("got %d %s %s", r.status, r.code, r.raw)
 		}
 	})
 	t.Run("raw-not-json", func(t *testing.T) {
-		r := integrationsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/integrations", `{"integrationType":`)
+		r := send(t, srv, "POST", "/v2/apis/"+httpAPI+"/integrations", `{"integrationType":`)
 		if r.status != 400 || r.code != "BadRequestException" {
 			t.Fatalf("got %d %s %s", r.status, r.code, r.raw)
 		}
@@ -332,7 +270,7 @@ func TestIntegrationsCreateErrors(t *testing.T) {
 }
 
 func TestIntegrationsWebSocket(t *testing.T) {
-	srv, c := integrationsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeWebsocket)
 	cases := []struct {
@@ -382,7 +320,7 @@ func TestIntegrationsWebSocket(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := integrationsDo(t, srv, "GET", "/v2/apis/"+apiID+"/integrations/"+aws.ToString(out.IntegrationId), "")
+			r := send(t, srv, "GET", "/v2/apis/"+apiID+"/integrations/"+aws.ToString(out.IntegrationId), "")
 			want := maps.Clone(tc.want)
 			want["integrationId"] = aws.ToString(out.IntegrationId)
 			gotJSON, _ := json.Marshal(r.body)
@@ -395,7 +333,7 @@ func TestIntegrationsWebSocket(t *testing.T) {
 }
 
 func TestIntegrationsUpdate(t *testing.T) {
-	_, c := integrationsStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeHttp)
 	wsAPI := integrationsAPI(t, c, types.ProtocolTypeWebsocket)
@@ -497,7 +435,7 @@ func TestIntegrationsUpdate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			id := newProxy(t)
 			_, err := update(id, tc.f)
-			integrationsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 			got, err := c.GetIntegration(ctx, &apigatewayv2.GetIntegrationInput{ApiId: &apiID, IntegrationId: &id})
 			if err != nil || aws.ToString(got.Description) != "first" || got.IntegrationType != types.IntegrationTypeHttpProxy ||
 				aws.ToString(got.PayloadFormatVersion) != "1.0" {
@@ -507,7 +445,7 @@ func TestIntegrationsUpdate(t *testing.T) {
 	}
 	t.Run("integration=unknown", func(t *testing.T) {
 		_, err := update("nope123", func(*apigatewayv2.UpdateIntegrationInput) {})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+		wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
 	})
 	t.Run("websocket-templates-replaced", func(t *testing.T) {
 		out, err := c.CreateIntegration(ctx, &apigatewayv2.CreateIntegrationInput{ApiId: &wsAPI, IntegrationType: types.IntegrationTypeMock,
@@ -522,12 +460,12 @@ func TestIntegrationsUpdate(t *testing.T) {
 		}
 		_, err = c.UpdateIntegration(ctx, &apigatewayv2.UpdateIntegrationInput{ApiId: &wsAPI, IntegrationId: out.IntegrationId,
 			PayloadFormatVersion: aws.String("2.0")})
-		integrationsWantErr(t, err, "BadRequestException", "")
+		wantErr(t, err, "BadRequestException", "")
 	})
 }
 
 func TestIntegrationsDelete(t *testing.T) {
-	_, c := integrationsStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeHttp)
 	it, err := c.CreateIntegration(ctx, integrationsLambdaInput(apiID))
@@ -546,7 +484,7 @@ func TestIntegrationsDelete(t *testing.T) {
 	slices.Sort(routeIDs)
 	t.Run("referenced-by-routes", func(t *testing.T) {
 		_, err := c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId})
-		integrationsWantErr(t, err, "ConflictException",
+		wantErr(t, err, "ConflictException",
 			"Cannot delete Integration because it is referenced by the following Routes with Ids: ["+strings.Join(routeIDs, ", ")+"]")
 	})
 	t.Run("deleted-once-unreferenced", func(t *testing.T) {
@@ -559,13 +497,13 @@ func TestIntegrationsDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := c.GetIntegration(ctx, &apigatewayv2.GetIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+		wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
 		_, err = c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId})
-		integrationsWantErr(t, err, "NotFoundException", "")
+		wantErr(t, err, "NotFoundException", "")
 	})
 	t.Run("api=unknown", func(t *testing.T) {
 		_, err := c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: aws.String("nope"), IntegrationId: aws.String("x")})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 	})
 	t.Run("managed-by-quick-create", func(t *testing.T) {
 		api, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("quick"), ProtocolType: types.ProtocolTypeHttp,
@@ -593,12 +531,12 @@ func TestIntegrationsDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: api.ApiId, IntegrationId: managed})
-		integrationsWantErr(t, err, "BadRequestException", "")
+		wantErr(t, err, "BadRequestException", "")
 	})
 }
 
 func TestIntegrationsList(t *testing.T) {
-	srv, c := integrationsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeHttp)
 	var ids []string
@@ -637,14 +575,14 @@ func TestIntegrationsList(t *testing.T) {
 		})
 	}
 	t.Run("wire-items-without-seq", func(t *testing.T) {
-		r := integrationsDo(t, srv, "GET", "/v2/apis/"+apiID+"/integrations?maxResults=1", "")
+		r := send(t, srv, "GET", "/v2/apis/"+apiID+"/integrations?maxResults=1", "")
 		if r.status != 200 || strings.Contains(string(r.raw), "seq") || r.body["nextToken"] == nil {
 			t.Fatalf("got %d %s", r.status, r.raw)
 		}
 	})
 	for _, q := range []string{"maxResults=0", "maxResults=x", "maxResults=501", "nextToken=garbage"} {
 		t.Run("bad="+q, func(t *testing.T) {
-			r := integrationsDo(t, srv, "GET", "/v2/apis/"+apiID+"/integrations?"+q, "")
+			r := send(t, srv, "GET", "/v2/apis/"+apiID+"/integrations?"+q, "")
 			if r.status != 400 || r.code != "BadRequestException" {
 				t.Fatalf("got %d %s %s", r.status, r.code, r.raw)
 			}
@@ -652,19 +590,19 @@ func TestIntegrationsList(t *testing.T) {
 	}
 	t.Run("empty", func(t *testing.T) {
 		other := integrationsAPI(t, c, types.ProtocolTypeHttp)
-		r := integrationsDo(t, srv, "GET", "/v2/apis/"+other+"/integrations", "")
+		r := send(t, srv, "GET", "/v2/apis/"+other+"/integrations", "")
 		if r.status != 200 || string(r.raw) != `{"items":[]}` {
 			t.Fatalf("got %d %s", r.status, r.raw)
 		}
 	})
 	t.Run("api=unknown", func(t *testing.T) {
 		_, err := c.GetIntegrations(ctx, &apigatewayv2.GetIntegrationsInput{ApiId: aws.String("nope")})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 	})
 }
 
 func TestIntegrationsResponses(t *testing.T) {
-	srv, c := integrationsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	wsAPI := integrationsAPI(t, c, types.ProtocolTypeWebsocket)
 	it, err := c.CreateIntegration(ctx, &apigatewayv2.CreateIntegrationInput{ApiId: &wsAPI, IntegrationType: types.IntegrationTypeMock})
@@ -689,7 +627,7 @@ func TestIntegrationsResponses(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("get-wire", func(t *testing.T) {
-		r := integrationsDo(t, srv, "GET", "/v2/apis/"+wsAPI+"/integrations/"+itID+"/integrationresponses/"+defID, "")
+		r := send(t, srv, "GET", "/v2/apis/"+wsAPI+"/integrations/"+itID+"/integrationresponses/"+defID, "")
 		want := `{"contentHandlingStrategy":"CONVERT_TO_TEXT","integrationResponseId":"` + defID +
 			`","integrationResponseKey":"$default","responseTemplates":{"$default":"{\"ok\":true}"},"templateSelectionExpression":"\\$default"}`
 		if r.status != 200 || string(r.raw) != want {
@@ -733,11 +671,11 @@ func TestIntegrationsResponses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateIntegrationResponse(ctx, &apigatewayv2.CreateIntegrationResponseInput{ApiId: &tc.api, IntegrationId: &tc.it,
 				IntegrationResponseKey: aws.String(tc.key)})
-			integrationsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("key=missing", func(t *testing.T) {
-		r := integrationsDo(t, srv, "POST", "/v2/apis/"+wsAPI+"/integrations/"+itID+"/integrationresponses", `{}`)
+		r := send(t, srv, "POST", "/v2/apis/"+wsAPI+"/integrations/"+itID+"/integrationresponses", `{}`)
 		if r.status != 400 || r.code != "BadRequestException" {
 			t.Fatalf("got %d %s %s", r.status, r.code, r.raw)
 		}
@@ -750,7 +688,7 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err = c.CreateIntegrationResponse(ctx, &apigatewayv2.CreateIntegrationResponseInput{ApiId: &httpAPI,
 			IntegrationId: hit.IntegrationId, IntegrationResponseKey: aws.String("$default")})
-		integrationsWantErr(t, err, "BadRequestException", "Integration responses are not supported on protocolType HTTP")
+		wantErr(t, err, "BadRequestException", "Integration responses are not supported on protocolType HTTP")
 	})
 	t.Run("update", func(t *testing.T) {
 		out, err := c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
@@ -762,13 +700,13 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err = c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId, IntegrationResponseKey: aws.String("$default")})
-		integrationsWantErr(t, err, "ConflictException", "")
+		wantErr(t, err, "ConflictException", "")
 		_, err = c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId, ContentHandlingStrategy: "BINARY"})
-		integrationsWantErr(t, err, "BadRequestException", "Invalid ContentHandlingStrategy specified. Valid options are CONVERT_TO_BINARY,CONVERT_TO_TEXT")
+		wantErr(t, err, "BadRequestException", "Invalid ContentHandlingStrategy specified. Valid options are CONVERT_TO_BINARY,CONVERT_TO_TEXT")
 		_, err = c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: aws.String("nope12")})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid IntegrationResponse identifier specified")
+		wantErr(t, err, "NotFoundException", "Invalid IntegrationResponse identifier specified")
 	})
 	t.Run("delete", func(t *testing.T) {
 		if _, err := c.DeleteIntegrationResponse(ctx, &apigatewayv2.DeleteIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
@@ -777,10 +715,10 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err := c.GetIntegrationResponse(ctx, &apigatewayv2.GetIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId})
-		integrationsWantErr(t, err, "NotFoundException", "")
+		wantErr(t, err, "NotFoundException", "")
 		_, err = c.DeleteIntegrationResponse(ctx, &apigatewayv2.DeleteIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId})
-		integrationsWantErr(t, err, "NotFoundException", "")
+		wantErr(t, err, "NotFoundException", "")
 	})
 	t.Run("go-with-their-integration", func(t *testing.T) {
 		if _, err := c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: &wsAPI, IntegrationId: &itID}); err != nil {
@@ -788,14 +726,14 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err := c.GetIntegrationResponse(ctx, &apigatewayv2.GetIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: &defID})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+		wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
 	})
 }
 
 // TestIntegrationsAutoDeploy checks that an integration change redeploys a
 // stage with autoDeploy (the Tx does it as the mutation commits).
 func TestIntegrationsAutoDeploy(t *testing.T) {
-	_, c := integrationsStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeHttp)
 	it, err := c.CreateIntegration(ctx, integrationsLambdaInput(apiID))
@@ -833,7 +771,7 @@ func TestIntegrationsAutoDeploy(t *testing.T) {
 	// A refused change deploys nothing.
 	_, err = c.UpdateIntegration(ctx, &apigatewayv2.UpdateIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId,
 		TimeoutInMillis: aws.Int32(1)})
-	integrationsWantErr(t, err, "BadRequestException", "")
+	wantErr(t, err, "BadRequestException", "")
 	if after := deployments(); after != before+1 {
 		t.Fatalf("a refused update deployed: %d deployments", after)
 	}
@@ -846,7 +784,7 @@ func TestIntegrationsPersist(t *testing.T) {
 	var ids []string
 	var respID, modelID string
 	{
-		srv, c := integrationsStart(t, httpfronttest.WithPersistence(dir))
+		srv, c := startServer(t, httpfronttest.WithPersistence(dir))
 		httpAPI = integrationsAPI(t, c, types.ProtocolTypeHttp)
 		wsAPI = integrationsAPI(t, c, types.ProtocolTypeWebsocket)
 		for i := range 3 {
@@ -888,7 +826,7 @@ func TestIntegrationsPersist(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, c := integrationsStart(t, httpfronttest.WithPersistence(dir))
+	_, c := startServer(t, httpfronttest.WithPersistence(dir))
 	list, err := c.GetIntegrations(ctx, &apigatewayv2.GetIntegrationsInput{ApiId: &httpAPI})
 	if err != nil || len(list.Items) != 2 {
 		t.Fatalf("integrations after restart: %v %+v", err, list)

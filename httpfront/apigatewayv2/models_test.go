@@ -15,7 +15,7 @@ const modelsPetSchema = `{"$schema":"http://json-schema.org/draft-04/schema#","t
 	`"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tags":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string"}}}}}}`
 
 func TestModelsLifecycle(t *testing.T) {
-	srv, c := integrationsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := integrationsAPI(t, c, types.ProtocolTypeWebsocket)
 	pet, err := c.CreateModel(ctx, &apigatewayv2.CreateModelInput{ApiId: &apiID, Name: aws.String("Pet"),
@@ -28,7 +28,7 @@ func TestModelsLifecycle(t *testing.T) {
 		t.Fatalf("modelId %q", petID)
 	}
 	t.Run("get-wire", func(t *testing.T) {
-		r := integrationsDo(t, srv, "GET", "/v2/apis/"+apiID+"/models/"+petID, "")
+		r := send(t, srv, "GET", "/v2/apis/"+apiID+"/models/"+petID, "")
 		want := map[string]any{"contentType": "application/json", "description": "a pet", "modelId": petID, "name": "Pet",
 			"schema": modelsPetSchema}
 		if r.status != 200 || len(r.body) != len(want) {
@@ -49,7 +49,7 @@ func TestModelsLifecycle(t *testing.T) {
 		if aws.ToString(out.Value) != want {
 			t.Fatalf("template\n%s\nwant\n%s", aws.ToString(out.Value), want)
 		}
-		r := integrationsDo(t, srv, "GET", "/v2/apis/"+apiID+"/models/"+petID+"/template", "")
+		r := send(t, srv, "GET", "/v2/apis/"+apiID+"/models/"+petID+"/template", "")
 		if r.status != 200 || len(r.body) != 1 || r.body["value"] != want {
 			t.Fatalf("raw template %d %s", r.status, r.raw)
 		}
@@ -100,7 +100,7 @@ func TestModelsLifecycle(t *testing.T) {
 				in.ApiId = &apiID
 			}
 			_, err := c.CreateModel(ctx, &in)
-			integrationsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("text-schema-kept-as-text", func(t *testing.T) {
@@ -110,14 +110,14 @@ func TestModelsLifecycle(t *testing.T) {
 			t.Fatalf("create = %v %+v", err, m)
 		}
 		_, err = c.GetModelTemplate(ctx, &apigatewayv2.GetModelTemplateInput{ApiId: &apiID, ModelId: m.ModelId})
-		integrationsWantErr(t, err, "BadRequestException", "")
+		wantErr(t, err, "BadRequestException", "")
 		if _, err := c.DeleteModel(ctx, &apigatewayv2.DeleteModelInput{ApiId: &apiID, ModelId: m.ModelId}); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("missing-members", func(t *testing.T) {
 		for _, body := range []string{`{"schema":"{}"}`, `{"name":"NoSchema"}`, `{"name":"","schema":"{}"}`} {
-			r := integrationsDo(t, srv, "POST", "/v2/apis/"+apiID+"/models", body)
+			r := send(t, srv, "POST", "/v2/apis/"+apiID+"/models", body)
 			if r.status != 400 || r.code != "BadRequestException" {
 				t.Fatalf("%s: got %d %s %s", body, r.status, r.code, r.raw)
 			}
@@ -126,7 +126,7 @@ func TestModelsLifecycle(t *testing.T) {
 	t.Run("http-api-refused", func(t *testing.T) {
 		httpAPI := integrationsAPI(t, c, types.ProtocolTypeHttp)
 		_, err := c.CreateModel(ctx, &apigatewayv2.CreateModelInput{ApiId: &httpAPI, Name: aws.String("Pet"), Schema: aws.String(`{}`)})
-		integrationsWantErr(t, err, "BadRequestException", "Models are not supported on protocolType HTTP")
+		wantErr(t, err, "BadRequestException", "Models are not supported on protocolType HTTP")
 	})
 	t.Run("update", func(t *testing.T) {
 		other, err := c.CreateModel(ctx, &apigatewayv2.CreateModelInput{ApiId: &apiID, Name: aws.String("Other"), Schema: aws.String(`{}`)})
@@ -140,11 +140,11 @@ func TestModelsLifecycle(t *testing.T) {
 			t.Fatalf("update = %v %+v", err, out)
 		}
 		_, err = c.UpdateModel(ctx, &apigatewayv2.UpdateModelInput{ApiId: &apiID, ModelId: other.ModelId, Name: aws.String("Pet")})
-		integrationsWantErr(t, err, "ConflictException", "Model name already exists for this API")
+		wantErr(t, err, "ConflictException", "Model name already exists for this API")
 		_, err = c.UpdateModel(ctx, &apigatewayv2.UpdateModelInput{ApiId: &apiID, ModelId: other.ModelId, Schema: aws.String("nope")})
-		integrationsWantErr(t, err, "BadRequestException", "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
+		wantErr(t, err, "BadRequestException", "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
 		_, err = c.UpdateModel(ctx, &apigatewayv2.UpdateModelInput{ApiId: &apiID, ModelId: aws.String("nope12"), Name: aws.String("X")})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid Model identifier specified")
+		wantErr(t, err, "NotFoundException", "Invalid Model identifier specified")
 		got, err := c.GetModel(ctx, &apigatewayv2.GetModelInput{ApiId: &apiID, ModelId: other.ModelId})
 		if err != nil || aws.ToString(got.Name) != "Renamed" || aws.ToString(got.Schema) != `{"type":"string"}` {
 			t.Fatalf("a refused update changed the model: %v %+v", err, got)
@@ -176,7 +176,7 @@ func TestModelsLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.DeleteModel(ctx, &apigatewayv2.DeleteModelInput{ApiId: &apiID, ModelId: &petID})
-		integrationsWantErr(t, err, "ConflictException", "Cannot delete model 'Pet', is referenced in route: sendmessage")
+		wantErr(t, err, "ConflictException", "Cannot delete model 'Pet', is referenced in route: sendmessage")
 		if _, err := c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &apiID, RouteId: route.RouteId}); err != nil {
 			t.Fatal(err)
 		}
@@ -197,13 +197,13 @@ func TestModelsLifecycle(t *testing.T) {
 				return err
 			},
 		} {
-			integrationsWantErr(t, f(), "NotFoundException", "Invalid Model identifier specified")
+			wantErr(t, f(), "NotFoundException", "Invalid Model identifier specified")
 		}
 	})
 	t.Run("api=unknown", func(t *testing.T) {
 		_, err := c.GetModels(ctx, &apigatewayv2.GetModelsInput{ApiId: aws.String("nope")})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 		_, err = c.GetModelTemplate(ctx, &apigatewayv2.GetModelTemplateInput{ApiId: aws.String("nope"), ModelId: &petID})
-		integrationsWantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 	})
 }

@@ -39,7 +39,7 @@ func routesWebSocket(t *testing.T, c *apigatewayv2.Client) string {
 }
 
 func TestRoutesLifecycle(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	api, integ := routesQuick(t, c)
 	out, err := c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &api, RouteKey: aws.String("GET /items/{id}"),
@@ -52,7 +52,7 @@ func TestRoutesLifecycle(t *testing.T) {
 		out.ApiKeyRequired == nil || *out.ApiKeyRequired || out.ApiGatewayManaged != nil || aws.ToString(out.OperationName) != "GetItem" {
 		t.Fatalf("create: %+v", out)
 	}
-	raw := apisDo(t, srv, "GET", "/v2/apis/"+api+"/routes/"+id, "")
+	raw := send(t, srv, "GET", "/v2/apis/"+api+"/routes/"+id, "")
 	for _, m := range []string{"authorizerId", "authorizationScopes", "apiGatewayManaged", "requestParameters", "requestModels"} {
 		if _, ok := raw.body[m]; ok {
 			t.Fatalf("%s present: %s", m, raw.raw)
@@ -89,24 +89,24 @@ func TestRoutesLifecycle(t *testing.T) {
 	if len(seen) != 2 || token != nil {
 		t.Fatalf("pages saw %v, token %v", seen, token)
 	}
-	apisWant(t, apisDo(t, srv, "GET", "/v2/apis/"+api+"/routes?maxResults=x", ""), 400, "BadRequestException", "")
+	wantReply(t, send(t, srv, "GET", "/v2/apis/"+api+"/routes?maxResults=x", ""), 400, "BadRequestException", "")
 
 	if _, err := c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &api, RouteId: &id}); err != nil {
 		t.Fatal(err)
 	}
-	r := apisDo(t, srv, "GET", "/v2/apis/"+api+"/routes/"+id, "")
-	apisWant(t, r, 404, "NotFoundException", "Invalid Route identifier specified")
+	r := send(t, srv, "GET", "/v2/apis/"+api+"/routes/"+id, "")
+	wantReply(t, r, 404, "NotFoundException", "Invalid Route identifier specified")
 	if r.body["resourceType"] != "Route" {
 		t.Fatalf("resourceType: %s", r.raw)
 	}
 	_, err = c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &api, RouteId: &id})
-	apisWantErr(t, err, "NotFoundException", "Invalid Route identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid Route identifier specified")
 	_, err = c.GetRoutes(ctx, &apigatewayv2.GetRoutesInput{ApiId: aws.String("nope")})
-	apisWantErr(t, err, "NotFoundException", "Invalid API identifier specified "+apisAccount+":nope")
+	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+testAccount+":nope")
 }
 
 func TestRoutesCreateErrors(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	api, integ := routesQuick(t, c)
 	if _, err := c.CreateRoute(context.Background(), &apigatewayv2.CreateRouteInput{ApiId: &api,
 		RouteKey: aws.String("GET /public/orgs/{orgId}/stages/{stageId}/questions")}); err != nil {
@@ -149,19 +149,19 @@ func TestRoutesCreateErrors(t *testing.T) {
 		{name: "routeKey=number", body: `{"routeKey":7}`, status: 400, code: "SerializationException"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			apisWant(t, apisDo(t, srv, "POST", "/v2/apis/"+api+"/routes", tc.body), tc.status, tc.code, tc.msg)
+			wantReply(t, send(t, srv, "POST", "/v2/apis/"+api+"/routes", tc.body), tc.status, tc.code, tc.msg)
 		})
 	}
 	// Terraform's create: apiKeyRequired false and NONE sent explicitly.
-	r := apisDo(t, srv, "POST", "/v2/apis/"+api+"/routes",
+	r := send(t, srv, "POST", "/v2/apis/"+api+"/routes",
 		`{"routeKey":"ANY /{proxy+}","apiKeyRequired":false,"authorizationType":"NONE","target":"integrations/`+integ+`"}`)
-	apisWant(t, r, 201, "", "")
-	apisWant(t, apisDo(t, srv, "POST", "/v2/apis/nope/routes", `{"routeKey":"GET /a"}`), 404, "NotFoundException",
-		"Invalid API identifier specified "+apisAccount+":nope")
+	wantReply(t, r, 201, "", "")
+	wantReply(t, send(t, srv, "POST", "/v2/apis/nope/routes", `{"routeKey":"GET /a"}`), 404, "NotFoundException",
+		"Invalid API identifier specified "+testAccount+":nope")
 }
 
 func TestRoutesUpdateErrors(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	api, _ := routesQuick(t, c)
 	routes, err := c.GetRoutes(ctx, &apigatewayv2.GetRoutesInput{ApiId: &api})
@@ -192,7 +192,7 @@ func TestRoutesUpdateErrors(t *testing.T) {
 			msg: "Invalid Route identifier specified"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			apisWant(t, apisDo(t, srv, "PATCH", "/v2/apis/"+api+"/routes/"+tc.route, tc.body), tc.status, tc.code, tc.msg)
+			wantReply(t, send(t, srv, "PATCH", "/v2/apis/"+api+"/routes/"+tc.route, tc.body), tc.status, tc.code, tc.msg)
 		})
 	}
 	got, err := c.GetRoute(ctx, &apigatewayv2.GetRouteInput{ApiId: &api, RouteId: &id})
@@ -214,13 +214,13 @@ func TestRoutesUpdateErrors(t *testing.T) {
 }
 
 func TestRoutesAuthorizers(t *testing.T) {
-	_, c := apisStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	api, _ := routesQuick(t, c)
 	jwt, err := c.CreateAuthorizer(ctx, &apigatewayv2.CreateAuthorizerInput{ApiId: &api, Name: aws.String("jwt"),
 		AuthorizerType: types.AuthorizerTypeJwt, IdentitySource: []string{"$request.header.Authorization"},
 		JwtConfiguration: &types.JWTConfiguration{Issuer: aws.String("https://issuer.example"), Audience: []string{"aud"}}})
-	apisNeed(t, err)
+	need(t, err)
 	r, err := c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &api, RouteKey: aws.String("GET /secure"),
 		AuthorizationType: types.AuthorizationTypeJwt, AuthorizerId: jwt.AuthorizerId, AuthorizationScopes: []string{"read"}})
 	if err != nil || aws.ToString(r.AuthorizerId) != aws.ToString(jwt.AuthorizerId) || len(r.AuthorizationScopes) != 1 {
@@ -233,7 +233,7 @@ func TestRoutesAuthorizers(t *testing.T) {
 }
 
 func TestRoutesWebSocket(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	api := routesWebSocket(t, c)
 	connect, err := c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &api, RouteKey: aws.String("$connect"),
@@ -252,9 +252,9 @@ func TestRoutesWebSocket(t *testing.T) {
 		}
 	}
 	_, err = c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &api, RouteKey: aws.String("sendMessage")})
-	apisWantErr(t, err, "ConflictException", "Route with key sendMessage already exists for this API")
-	r := apisDo(t, srv, "POST", "/v2/apis/"+api+"/routes", `{"routeKey":"x","authorizationType":"JWT"}`)
-	apisWant(t, r, 400, "BadRequestException", "")
+	wantErr(t, err, "ConflictException", "Route with key sendMessage already exists for this API")
+	r := send(t, srv, "POST", "/v2/apis/"+api+"/routes", `{"routeKey":"x","authorizationType":"JWT"}`)
+	wantReply(t, r, 400, "BadRequestException", "")
 
 	// UpdateRoute adds parameters; DeleteRouteRequestParameter removes one.
 	up, err := c.UpdateRoute(ctx, &apigatewayv2.UpdateRouteInput{ApiId: &api, RouteId: connect.RouteId,
@@ -272,11 +272,11 @@ func TestRoutesWebSocket(t *testing.T) {
 	}
 	_, err = c.DeleteRouteRequestParameter(ctx, &apigatewayv2.DeleteRouteRequestParameterInput{ApiId: &api,
 		RouteId: connect.RouteId, RequestParameterKey: aws.String("route.request.header.Auth")})
-	apisWantErr(t, err, "NotFoundException", "")
+	wantErr(t, err, "NotFoundException", "")
 }
 
 func TestRoutesResponses(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	api := routesWebSocket(t, c)
 	route, err := c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &api, RouteKey: aws.String("$default")})
@@ -293,11 +293,11 @@ func TestRoutesResponses(t *testing.T) {
 	}
 	id := out.RouteResponseId
 	_, err = c.CreateRouteResponse(ctx, &apigatewayv2.CreateRouteResponseInput{ApiId: &api, RouteId: rid, RouteResponseKey: aws.String("$default")})
-	apisWantErr(t, err, "ConflictException", "")
+	wantErr(t, err, "ConflictException", "")
 	_, err = c.CreateRouteResponse(ctx, &apigatewayv2.CreateRouteResponseInput{ApiId: &api, RouteId: rid, RouteResponseKey: aws.String("other"),
 		ResponseModels: map[string]string{"$default": "NoSuchModel"}})
-	apisWantErr(t, err, "BadRequestException", "")
-	apisWant(t, apisDo(t, srv, "POST", "/v2/apis/"+api+"/routes/"+aws.ToString(rid)+"/routeresponses", `{}`), 400,
+	wantErr(t, err, "BadRequestException", "")
+	wantReply(t, send(t, srv, "POST", "/v2/apis/"+api+"/routes/"+aws.ToString(rid)+"/routeresponses", `{}`), 400,
 		"BadRequestException", "Route response key is required")
 
 	upd, err := c.UpdateRouteResponse(ctx, &apigatewayv2.UpdateRouteResponseInput{ApiId: &api, RouteId: rid, RouteResponseId: id,
@@ -309,13 +309,13 @@ func TestRoutesResponses(t *testing.T) {
 	if err != nil || len(list.Items) != 1 {
 		t.Fatalf("list: %v %+v", err, list)
 	}
-	r := apisDo(t, srv, "GET", "/v2/apis/"+api+"/routes/"+aws.ToString(rid)+"/routeresponses/nope", "")
-	apisWant(t, r, 404, "NotFoundException", "Invalid RouteResponse identifier specified")
+	r := send(t, srv, "GET", "/v2/apis/"+api+"/routes/"+aws.ToString(rid)+"/routeresponses/nope", "")
+	wantReply(t, r, 404, "NotFoundException", "Invalid RouteResponse identifier specified")
 	if r.body["resourceType"] != "RouteResponse" {
 		t.Fatalf("resourceType: %s", r.raw)
 	}
-	r = apisDo(t, srv, "GET", "/v2/apis/"+api+"/routes/nope/routeresponses", "")
-	apisWant(t, r, 404, "NotFoundException", "Invalid Route identifier specified")
+	r = send(t, srv, "GET", "/v2/apis/"+api+"/routes/nope/routeresponses", "")
+	wantReply(t, r, 404, "NotFoundException", "Invalid Route identifier specified")
 
 	// Deleting the route deletes its responses.
 	if _, err := c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &api, RouteId: rid}); err != nil {
@@ -337,7 +337,7 @@ func TestRoutesResponses(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetRouteResponse(ctx, &apigatewayv2.GetRouteResponseInput{ApiId: &api, RouteId: route.RouteId, RouteResponseId: rr.RouteResponseId})
-	apisWantErr(t, err, "NotFoundException", "Invalid RouteResponse identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid RouteResponse identifier specified")
 
 	// HTTP APIs have no route responses.
 	httpAPI, _ := routesQuick(t, c)
@@ -347,16 +347,16 @@ func TestRoutesResponses(t *testing.T) {
 	}
 	_, err = c.CreateRouteResponse(ctx, &apigatewayv2.CreateRouteResponseInput{ApiId: &httpAPI, RouteId: routes.Items[0].RouteId,
 		RouteResponseKey: aws.String("$default")})
-	apisWantErr(t, err, "BadRequestException", "Route responses are supported only for WebSocket APIs")
+	wantErr(t, err, "BadRequestException", "Route responses are supported only for WebSocket APIs")
 }
 
 // TestRoutesHostileInput sends odd but well-formed bodies to every
 // operation of this file's group: each must answer, and never 5xx.
 func TestRoutesHostileInput(t *testing.T) {
-	srv, c := apisStart(t)
+	srv, c := startServer(t)
 	api, _ := routesQuick(t, c)
 	ws := routesWebSocket(t, c)
-	wr := apisDo(t, srv, "POST", "/v2/apis/"+ws+"/routes", `{"routeKey":"$connect"}`)
+	wr := send(t, srv, "POST", "/v2/apis/"+ws+"/routes", `{"routeKey":"$connect"}`)
 	route, _ := wr.body["routeId"].(string)
 	bodies := []string{`{}`, `null`, `{"routeKey":null,"target":null,"authorizationType":null}`,
 		`{"requestParameters":{"a":null},"requestModels":{"a":null},"responseModels":{"":""}}`,
@@ -373,7 +373,7 @@ func TestRoutesHostileInput(t *testing.T) {
 	}
 	for _, p := range paths {
 		for i, b := range bodies {
-			if r := apisDo(t, srv, p.method, p.path, b); r.status >= 500 || r.status == 0 {
+			if r := send(t, srv, p.method, p.path, b); r.status >= 500 || r.status == 0 {
 				t.Fatalf("%s %s body %d: %d %s", p.method, p.path, i, r.status, r.raw)
 			}
 		}

@@ -2,7 +2,6 @@ package apigatewayv2_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"testing"
@@ -16,41 +15,41 @@ import (
 )
 
 func TestStagesWireShape(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	httpAPI := deploymentsAPI(t, c, types.ProtocolTypeHttp)
 	wsAPI := deploymentsAPI(t, c, types.ProtocolTypeWebsocket)
 
 	// A plain HTTP stage, as AWS's create-stage example shows it: maps as
 	// {}, autoDeploy and deploymentId absent.
-	r := deploymentsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/stages", `{"stageName":"dev"}`)
+	r := send(t, srv, "POST", "/v2/apis/"+httpAPI+"/stages", `{"stageName":"dev"}`)
 	if r.status != http.StatusCreated {
 		t.Fatalf("CreateStage = %d %s", r.status, r.raw)
 	}
-	deploymentsWantKeys(t, r.body, "createdDate", "defaultRouteSettings", "lastUpdatedDate", "routeSettings",
+	wantKeys(t, r.body, "createdDate", "defaultRouteSettings", "lastUpdatedDate", "routeSettings",
 		"stageName", "stageVariables", "tags")
 	if string(mustJSON(t, r.body["defaultRouteSettings"])) != `{"detailedMetricsEnabled":false}` ||
 		string(mustJSON(t, r.body["routeSettings"])) != `{}` || string(mustJSON(t, r.body["stageVariables"])) != `{}` ||
 		string(mustJSON(t, r.body["tags"])) != `{}` || !deploymentsISO.MatchString(r.body["createdDate"].(string)) {
 		t.Fatalf("CreateStage body = %s", r.raw)
 	}
-	r = deploymentsDo(t, srv, "GET", "/v2/apis/"+httpAPI+"/stages/dev", "")
-	deploymentsWantKeys(t, r.body, "createdDate", "defaultRouteSettings", "lastUpdatedDate", "routeSettings",
+	r = send(t, srv, "GET", "/v2/apis/"+httpAPI+"/stages/dev", "")
+	wantKeys(t, r.body, "createdDate", "defaultRouteSettings", "lastUpdatedDate", "routeSettings",
 		"stageName", "stageVariables", "tags")
 
 	// WebSocket stages carry execution-logging defaults.
-	r = deploymentsDo(t, srv, "POST", "/v2/apis/"+wsAPI+"/stages", `{"stageName":"production"}`)
+	r = send(t, srv, "POST", "/v2/apis/"+wsAPI+"/stages", `{"stageName":"production"}`)
 	if got := string(mustJSON(t, r.body["defaultRouteSettings"])); got != `{"dataTraceEnabled":false,"detailedMetricsEnabled":false,"loggingLevel":"OFF"}` {
 		t.Fatalf("WebSocket defaultRouteSettings = %s", got)
 	}
 
 	// An auto-deploying stage shows autoDeploy (and no deployment while
 	// there is nothing to deploy).
-	r = deploymentsDo(t, srv, "POST", "/v2/apis/"+httpAPI+"/stages", `{"stageName":"$default","autoDeploy":true}`)
+	r = send(t, srv, "POST", "/v2/apis/"+httpAPI+"/stages", `{"stageName":"$default","autoDeploy":true}`)
 	if r.status != http.StatusCreated || r.body["autoDeploy"] != true || r.body["deploymentId"] != nil {
 		t.Fatalf("CreateStage $default = %d %s", r.status, r.raw)
 	}
 
-	r = deploymentsDo(t, srv, "GET", "/v2/apis/"+httpAPI+"/stages", "")
+	r = send(t, srv, "GET", "/v2/apis/"+httpAPI+"/stages", "")
 	items, _ := r.body["items"].([]any)
 	if r.status != http.StatusOK || len(items) != 2 || items[0].(map[string]any)["stageName"] != "$default" ||
 		items[1].(map[string]any)["stageName"] != "dev" {
@@ -58,17 +57,8 @@ func TestStagesWireShape(t *testing.T) {
 	}
 }
 
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func TestStagesCreateErrors(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /items")
 	wsAPI := deploymentsAPI(t, c, types.ProtocolTypeWebsocket, "$connect")
@@ -119,11 +109,11 @@ func TestStagesCreateErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateStage(ctx, &tc.in)
-			deploymentsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 	// The SDK insists on stageName; AWS's front end does too.
-	r := deploymentsDo(t, srv, "POST", "/v2/apis/"+apiID+"/stages", `{"description":"x"}`)
+	r := send(t, srv, "POST", "/v2/apis/"+apiID+"/stages", `{"description":"x"}`)
 	if r.status != http.StatusBadRequest || r.code != "BadRequestException" {
 		t.Fatalf("CreateStage without stageName = %d %s", r.status, r.raw)
 	}
@@ -135,7 +125,7 @@ func TestStagesCreateErrors(t *testing.T) {
 }
 
 func TestStagesUpdate(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /items", "POST /items")
 	dep, err := c.CreateDeployment(ctx, &apigatewayv2.CreateDeploymentInput{ApiId: &apiID})
@@ -195,7 +185,7 @@ func TestStagesUpdate(t *testing.T) {
 	}
 
 	// Route settings go one route key at a time.
-	r := deploymentsDo(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/dev/routesettings/"+url.PathEscape("GET /items"), "")
+	r := send(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/dev/routesettings/"+url.PathEscape("GET /items"), "")
 	if r.status != http.StatusNoContent {
 		t.Fatalf("DeleteRouteSettings = %d %s", r.status, r.raw)
 	}
@@ -205,13 +195,13 @@ func TestStagesUpdate(t *testing.T) {
 	}
 	_, err = c.DeleteRouteSettings(ctx, &apigatewayv2.DeleteRouteSettingsInput{ApiId: &apiID, StageName: aws.String("dev"),
 		RouteKey: aws.String("POST /items")})
-	deploymentsWantErr(t, err, "NotFoundException", "")
+	wantErr(t, err, "NotFoundException", "")
 
 	// Access logging off.
 	if _, err := c.DeleteAccessLogSettings(ctx, &apigatewayv2.DeleteAccessLogSettingsInput{ApiId: &apiID, StageName: aws.String("dev")}); err != nil {
 		t.Fatal(err)
 	}
-	r = deploymentsDo(t, srv, "GET", "/v2/apis/"+apiID+"/stages/dev", "")
+	r = send(t, srv, "GET", "/v2/apis/"+apiID+"/stages/dev", "")
 	if _, ok := r.body["accessLogSettings"]; ok || string(mustJSON(t, r.body["routeSettings"])) != `{}` {
 		t.Fatalf("stage after the deletes = %s", r.raw)
 	}
@@ -222,7 +212,7 @@ func TestStagesUpdate(t *testing.T) {
 			Format: aws.String("$context.requestId")}}); err != nil {
 		t.Fatal(err)
 	}
-	r = deploymentsDo(t, srv, "PATCH", "/v2/apis/"+apiID+"/stages/dev", `{"accessLogSettings":{}}`)
+	r = send(t, srv, "PATCH", "/v2/apis/"+apiID+"/stages/dev", `{"accessLogSettings":{}}`)
 	if _, ok := r.body["accessLogSettings"]; r.status != http.StatusOK || ok {
 		t.Fatalf("UpdateStage accessLogSettings {} = %d %s", r.status, r.raw)
 	}
@@ -247,7 +237,7 @@ func TestStagesUpdate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateStage(ctx, &tc.in)
-			deploymentsWantErr(t, err, tc.code, tc.msg)
+			wantErr(t, err, tc.code, tc.msg)
 		})
 	}
 }
@@ -255,7 +245,7 @@ func TestStagesUpdate(t *testing.T) {
 // TestStagesAutoDeploy follows an auto-deploying stage through route
 // changes made with the SDK.
 func TestStagesAutoDeploy(t *testing.T) {
-	_, c := deploymentsStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /a")
 	created, err := c.CreateStage(ctx, &apigatewayv2.CreateStageInput{ApiId: &apiID, StageName: aws.String("live"), AutoDeploy: aws.Bool(true)})
@@ -318,7 +308,7 @@ func TestStagesAutoDeploy(t *testing.T) {
 }
 
 func TestStagesDeleteAndCache(t *testing.T) {
-	srv, c := deploymentsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /a")
 	for _, name := range []string{"dev", "prod"} {
@@ -338,23 +328,23 @@ func TestStagesDeleteAndCache(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := deploymentsDo(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/prod/cache/authorizers", "")
+	r := send(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/prod/cache/authorizers", "")
 	if r.status != http.StatusNoContent {
 		t.Fatalf("ResetAuthorizersCache = %d %s", r.status, r.raw)
 	}
 	_, err = c.ResetAuthorizersCache(ctx, &apigatewayv2.ResetAuthorizersCacheInput{ApiId: &apiID, StageName: aws.String("qa")})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
 	_, err = c.ResetAuthorizersCache(ctx, &apigatewayv2.ResetAuthorizersCacheInput{ApiId: aws.String("abcdefghij"), StageName: aws.String("dev")})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:abcdefghij")
+	wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:abcdefghij")
 
-	r = deploymentsDo(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/dev", "")
+	r = send(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/dev", "")
 	if r.status != http.StatusNoContent || len(r.raw) != 0 {
 		t.Fatalf("DeleteStage = %d %s", r.status, r.raw)
 	}
 	_, err = c.GetStage(ctx, &apigatewayv2.GetStageInput{ApiId: &apiID, StageName: aws.String("dev")})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
 	_, err = c.DeleteStage(ctx, &apigatewayv2.DeleteStageInput{ApiId: &apiID, StageName: aws.String("dev")})
-	deploymentsWantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
 	mappings, err := c.GetApiMappings(ctx, &apigatewayv2.GetApiMappingsInput{DomainName: dn.DomainName})
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +364,7 @@ func TestStagesPersisted(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	srv := httpfronttest.Start(t, httpfronttest.WithPersistence(dir))
-	c := deploymentsClient(srv)
+	c := newClient(srv)
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /a")
 	dep, err := c.CreateDeployment(ctx, &apigatewayv2.CreateDeploymentInput{ApiId: &apiID, Description: aws.String("kept")})
 	if err != nil {
@@ -408,7 +398,7 @@ func TestStagesPersisted(t *testing.T) {
 	}
 
 	srv = httpfronttest.Start(t, httpfronttest.WithPersistence(dir))
-	c = deploymentsClient(srv)
+	c = newClient(srv)
 	st, err := c.GetStage(ctx, &apigatewayv2.GetStageInput{ApiId: &apiID, StageName: aws.String("dev")})
 	if err != nil {
 		t.Fatal(err)

@@ -63,7 +63,7 @@ func tagsCycle(t *testing.T, c *apigatewayv2.Client, arn string, initial map[str
 }
 
 func TestTagsDomainAndLink(t *testing.T) {
-	srv, c := domainsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	domainsCreate(t, c, "tagged.example.com")
 	dn := tagsARN("us-east-1", "/domainnames/tagged.example.com")
@@ -90,16 +90,16 @@ func TestTagsDomainAndLink(t *testing.T) {
 
 	// SPEC.md's comma-separated form, with the ARN's slashes raw; the
 	// last tags gone, GetTags answers {"tags": {}}.
-	r := domainsDo(t, srv, "DELETE", "/v2/tags/"+link+"?tagKeys=team,env&tagKeys=keep", "")
+	r := send(t, srv, "DELETE", "/v2/tags/"+link+"?tagKeys=team,env&tagKeys=keep", "")
 	if r.status != 204 || len(r.raw) != 0 {
 		t.Fatalf("untag comma form: %d %s", r.status, r.raw)
 	}
-	r = domainsDo(t, srv, "GET", "/v2/tags/"+url.PathEscape(link), "")
+	r = send(t, srv, "GET", "/v2/tags/"+url.PathEscape(link), "")
 	if r.status != 200 || string(r.raw) != `{"tags":{}}` {
 		t.Fatalf("empty tags: %d %s", r.status, r.raw)
 	}
 	// TagResource answers 201 with no body.
-	r = domainsDo(t, srv, "POST", "/v2/tags/"+url.PathEscape(dn), `{"tags":{"a":"b"}}`)
+	r = send(t, srv, "POST", "/v2/tags/"+url.PathEscape(dn), `{"tags":{"a":"b"}}`)
 	if r.status != 201 || len(r.raw) != 0 {
 		t.Fatalf("tag: %d %s", r.status, r.raw)
 	}
@@ -108,16 +108,16 @@ func TestTagsDomainAndLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(link)})
-	domainsWantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
 }
 
 // TestTagsRegion checks that the ARN's region, not the request's, selects
 // the resource.
 func TestTagsRegion(t *testing.T) {
-	srv, _ := domainsStart(t)
+	srv, _ := startServer(t)
 	ctx := context.Background()
-	eu := domainsClient(srv, "eu-west-1", "test")
-	us := domainsClient(srv, "us-east-1", "test")
+	eu := regionClient(srv, "eu-west-1", "test")
+	us := regionClient(srv, "us-east-1", "test")
 	domainsCreate(t, eu, "eu.example.com")
 	arn := tagsARN("eu-west-1", "/domainnames/eu.example.com")
 	if _, err := us.TagResource(ctx, &apigatewayv2.TagResourceInput{ResourceArn: aws.String(arn),
@@ -129,15 +129,15 @@ func TestTagsRegion(t *testing.T) {
 		t.Fatalf("domain: %v %+v", err, d)
 	}
 	_, err = us.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(tagsARN("us-east-1", "/domainnames/eu.example.com"))})
-	domainsWantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
 	// The account is the caller's: another account does not see it.
-	other := domainsClient(srv, "eu-west-1", "111122223333")
+	other := regionClient(srv, "eu-west-1", "111122223333")
 	_, err = other.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(arn)})
-	domainsWantErr(t, err, "NotFoundException", "")
+	wantErr(t, err, "NotFoundException", "")
 }
 
 func TestTagsErrors(t *testing.T) {
-	srv, c := domainsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	domainsCreate(t, c, "e.example.com")
 	dn := tagsARN("us-east-1", "/domainnames/e.example.com")
@@ -164,8 +164,8 @@ func TestTagsErrors(t *testing.T) {
 				case "DELETE":
 					path += "?tagKeys=a"
 				}
-				r := domainsDo(t, srv, method, path, body)
-				domainsWant(t, r, map[string]int{"NotFoundException": 404, "BadRequestException": 400}[tc.code], tc.code, "")
+				r := send(t, srv, method, path, body)
+				wantReply(t, r, map[string]int{"NotFoundException": 404, "BadRequestException": 400}[tc.code], tc.code, "")
 				if tc.resourceType != "" && r.body["resourceType"] != tc.resourceType {
 					t.Fatalf("%s: resourceType %s", method, r.raw)
 				}
@@ -183,7 +183,7 @@ func TestTagsErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.TagResource(ctx, &apigatewayv2.TagResourceInput{ResourceArn: aws.String(dn), Tags: tc.tags})
-			domainsWantErr(t, err, "BadRequestException", "")
+			wantErr(t, err, "BadRequestException", "")
 		})
 	}
 	// The limits themselves are allowed (values up to the model's 1600).
@@ -211,13 +211,13 @@ func TestTagsErrors(t *testing.T) {
 		more[fmt.Sprintf("m%02d", i)] = "v"
 	}
 	_, err := c.TagResource(ctx, &apigatewayv2.TagResourceInput{ResourceArn: aws.String(dn), Tags: more})
-	domainsWantErr(t, err, "BadRequestException", "")
+	wantErr(t, err, "BadRequestException", "")
 	if got := tagsGet(t, c, dn); len(got) != 40 {
 		t.Fatalf("a refused merge changed the tags: %d", len(got))
 	}
-	r := domainsDo(t, srv, "DELETE", "/v2/tags/"+url.PathEscape(dn), "")
-	domainsWant(t, r, 400, "BadRequestException", "")
-	r = domainsDo(t, srv, "POST", "/v2/tags/"+url.PathEscape(dn), `{"tags":["a"]}`)
+	r := send(t, srv, "DELETE", "/v2/tags/"+url.PathEscape(dn), "")
+	wantReply(t, r, 400, "BadRequestException", "")
+	r = send(t, srv, "POST", "/v2/tags/"+url.PathEscape(dn), `{"tags":["a"]}`)
 	if r.status != 400 {
 		t.Fatalf("tags not a map: %d %s", r.status, r.raw)
 	}
@@ -226,19 +226,19 @@ func TestTagsErrors(t *testing.T) {
 // TestTagsAPIAndStage tags an API and a stage through their ARNs; tagging
 // the API does not redeploy its auto-deploying stage.
 func TestTagsAPIAndStage(t *testing.T) {
-	_, c := domainsStart(t)
+	_, c := startServer(t)
 	ctx := context.Background()
 	out, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("tagged"), ProtocolType: types.ProtocolTypeHttp,
 		Tags: map[string]string{"team": "x"}})
-	domainsNeed(t, err)
+	need(t, err)
 	apiID := aws.ToString(out.ApiId)
 	_, err = c.CreateStage(ctx, &apigatewayv2.CreateStageInput{ApiId: out.ApiId, StageName: aws.String("$default"),
 		AutoDeploy: aws.Bool(true), Tags: map[string]string{"s": "1"}})
-	domainsNeed(t, err)
+	need(t, err)
 	deployments := func() int {
 		t.Helper()
 		d, err := c.GetDeployments(ctx, &apigatewayv2.GetDeploymentsInput{ApiId: out.ApiId})
-		domainsNeed(t, err)
+		need(t, err)
 		return len(d.Items)
 	}
 	before := deployments()
@@ -262,11 +262,11 @@ func TestTagsAPIAndStage(t *testing.T) {
 		return got.Tags
 	})
 	_, err = c.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(tagsARN("us-east-1", "/apis/"+apiID+"/stages/nope"))})
-	domainsWantErr(t, err, "NotFoundException", "")
+	wantErr(t, err, "NotFoundException", "")
 	// Deleting the API takes its tags.
 	if _, err := c.DeleteApi(ctx, &apigatewayv2.DeleteApiInput{ApiId: out.ApiId}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(tagsARN("us-east-1", "/apis/"+apiID))})
-	domainsWantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:"+apiID)
+	wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:"+apiID)
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func TestVpcLinkCreate(t *testing.T) {
-	srv, c := domainsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	before := time.Now().Add(-time.Second)
 	out, err := c.CreateVpcLink(ctx, &apigatewayv2.CreateVpcLinkInput{Name: aws.String("link"),
@@ -34,9 +34,9 @@ func TestVpcLinkCreate(t *testing.T) {
 	}
 	// Without security groups, the list members are still there, as
 	// lists require them; tags is {} when there are none.
-	r := domainsDo(t, srv, "POST", "/v2/vpclinks", `{"name":"bare","subnetIds":["subnet-c"]}`)
-	if r.status != 201 || string(domainsJSON(t, r.body["securityGroupIds"])) != "[]" ||
-		string(domainsJSON(t, r.body["tags"])) != "{}" {
+	r := send(t, srv, "POST", "/v2/vpclinks", `{"name":"bare","subnetIds":["subnet-c"]}`)
+	if r.status != 201 || string(mustJSON(t, r.body["securityGroupIds"])) != "[]" ||
+		string(mustJSON(t, r.body["tags"])) != "{}" {
 		t.Fatalf("bare create: %d %s", r.status, r.raw)
 	}
 	if !regexp.MustCompile(`"createdDate":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"`).Match(r.raw) {
@@ -45,7 +45,7 @@ func TestVpcLinkCreate(t *testing.T) {
 }
 
 func TestVpcLinkCreateErrors(t *testing.T) {
-	srv, c := domainsStart(t)
+	srv, c := startServer(t)
 	for _, tc := range []struct {
 		name string
 		in   apigatewayv2.CreateVpcLinkInput
@@ -60,7 +60,7 @@ func TestVpcLinkCreateErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateVpcLink(context.Background(), &tc.in)
-			domainsWantErr(t, err, "BadRequestException", "")
+			wantErr(t, err, "BadRequestException", "")
 		})
 	}
 	// What the SDK refuses to send.
@@ -70,7 +70,7 @@ func TestVpcLinkCreateErrors(t *testing.T) {
 		{"case=subnets-not-list", `{"name":"n","subnetIds":"s"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := domainsDo(t, srv, "POST", "/v2/vpclinks", tc.body)
+			r := send(t, srv, "POST", "/v2/vpclinks", tc.body)
 			if r.status != 400 {
 				t.Fatalf("want 400, got %d %s", r.status, r.raw)
 			}
@@ -83,7 +83,7 @@ func TestVpcLinkCreateErrors(t *testing.T) {
 }
 
 func TestVpcLinkListUpdateDelete(t *testing.T) {
-	srv, c := domainsStart(t)
+	srv, c := startServer(t)
 	ctx := context.Background()
 	var ids []string
 	for _, n := range []string{"zeta", "alpha", "mid"} {
@@ -117,29 +117,29 @@ func TestVpcLinkListUpdateDelete(t *testing.T) {
 		t.Fatalf("update: %v %+v", err, up)
 	}
 	// No name: nothing changes.
-	r := domainsDo(t, srv, "PATCH", "/v2/vpclinks/"+ids[0], `{}`)
+	r := send(t, srv, "PATCH", "/v2/vpclinks/"+ids[0], `{}`)
 	if r.status != 200 || r.body["name"] != "renamed" {
 		t.Fatalf("empty update: %d %s", r.status, r.raw)
 	}
-	r = domainsDo(t, srv, "PATCH", "/v2/vpclinks/"+ids[0], `{"name":""}`)
-	domainsWant(t, r, 400, "BadRequestException", "")
+	r = send(t, srv, "PATCH", "/v2/vpclinks/"+ids[0], `{"name":""}`)
+	wantReply(t, r, 400, "BadRequestException", "")
 	_, err = c.UpdateVpcLink(ctx, &apigatewayv2.UpdateVpcLinkInput{VpcLinkId: aws.String("nope12"), Name: aws.String("x")})
-	domainsWantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
 
 	// Delete answers 202 with an empty structure; the link is gone at once.
-	r = domainsDo(t, srv, "DELETE", "/v2/vpclinks/"+ids[1], "")
+	r = send(t, srv, "DELETE", "/v2/vpclinks/"+ids[1], "")
 	if r.status != 202 || string(r.raw) != "{}" {
 		t.Fatalf("delete: %d %s", r.status, r.raw)
 	}
 	_, err = c.GetVpcLink(ctx, &apigatewayv2.GetVpcLinkInput{VpcLinkId: aws.String(ids[1])})
-	domainsWantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
+	wantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
 	_, err = c.DeleteVpcLink(ctx, &apigatewayv2.DeleteVpcLinkInput{VpcLinkId: aws.String(ids[1])})
-	domainsWantErr(t, err, "NotFoundException", "")
+	wantErr(t, err, "NotFoundException", "")
 	if _, err := c.DeleteVpcLink(ctx, &apigatewayv2.DeleteVpcLinkInput{VpcLinkId: aws.String(ids[2])}); err != nil {
 		t.Fatal(err)
 	}
-	r = domainsDo(t, srv, "GET", "/v2/vpclinks/"+ids[2], "")
-	domainsWant(t, r, 404, "NotFoundException", "")
+	r = send(t, srv, "GET", "/v2/vpclinks/"+ids[2], "")
+	wantReply(t, r, 404, "NotFoundException", "")
 	if r.body["resourceType"] != "VpcLink" {
 		t.Fatalf("resourceType: %s", r.raw)
 	}
@@ -148,7 +148,7 @@ func TestVpcLinkListUpdateDelete(t *testing.T) {
 		t.Fatalf("list after deletes: %v %+v", err, out)
 	}
 	// Another account sees none of them.
-	other := domainsClient(srv, "us-east-1", "111122223333")
+	other := regionClient(srv, "us-east-1", "111122223333")
 	out, err = other.GetVpcLinks(ctx, &apigatewayv2.GetVpcLinksInput{})
 	if err != nil || len(out.Items) != 0 {
 		t.Fatalf("other account: %v %+v", err, out)
