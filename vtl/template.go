@@ -31,9 +31,7 @@ var DefaultLimits = Limits{MaxSteps: 1_000_000, MaxDepth: 64, MaxOutput: 10 << 2
 
 // Template is a compiled template; it is immutable and safe for
 // concurrent renders.
-type Template struct {
-	src string
-}
+type Template struct{}
 
 // Compile parses src. A syntax error is an *Error.
 func Compile(src string) (*Template, error) {
