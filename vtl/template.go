@@ -10,9 +10,13 @@ import (
 type Error struct {
 	Line, Col int // 1-based
 	Msg       string
+	cause     error
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Col, e.Msg) }
+
+// Unwrap lets errors.Is find ErrLimit.
+func (e *Error) Unwrap() error { return e.cause }
 
 // ErrLimit is wrapped by render errors that stopped at one of Limits.
 var ErrLimit = errors.New("vtl: render limit reached")
@@ -31,17 +35,42 @@ var DefaultLimits = Limits{MaxSteps: 1_000_000, MaxDepth: 64, MaxOutput: 10 << 2
 
 // Template is a compiled template; it is immutable and safe for
 // concurrent renders.
-type Template struct{}
-
-// Compile parses src. A syntax error is an *Error.
-func Compile(src string) (*Template, error) {
-	return nil, &Error{Line: 1, Col: 1, Msg: "not implemented"}
+type Template struct {
+	src    string
+	root   block
+	names  []string // variable slots: names[i] is slot i
+	macros map[string]*macroDef
+	opts   Options
+	// slots of the loop variables the engine sets itself
+	foreachSlot, countSlot, hasNextSlot int
 }
 
-// Render renders t with vars as the top-level variables. vars is not
-// modified: #set writes into the render's own scope, except through
-// references into mutable values (#set($context.responseOverride.status
-// = 400) changes the map vars holds, which is how overrides come out).
-func (t *Template) Render(vars map[string]Value, lim Limits) (string, error) {
-	return "", &Error{Line: 1, Col: 1, Msg: "not implemented"}
+// Options change how a template behaves where API Gateway and Velocity
+// differ. The zero value is API Gateway.
+type Options struct {
+	// Macros runs #macro definitions when called. API Gateway does not:
+	// it prints the call as written.
+	Macros bool
+}
+
+// Compile parses src as API Gateway would. A syntax error is an *Error.
+func Compile(src string) (*Template, error) { return CompileWith(src, Options{}) }
+
+// CompileWith parses src with opts.
+func CompileWith(src string, opts Options) (*Template, error) {
+	c := &compiler{src: src, slots: map[string]int{}, macros: map[string]*macroDef{}}
+	t := &Template{src: src, opts: opts}
+	t.foreachSlot = c.slot("foreach")
+	t.countSlot = c.slot("velocityCount")
+	t.hasNextSlot = c.slot("velocityHasNext")
+	p := &parser{c: c, s: src}
+	root, stop, at, err := p.parseBlock()
+	if err != nil {
+		return nil, err
+	}
+	if stop != stopEOF {
+		return nil, c.errAt(at, "#end, #else or #elseif without its #if, #foreach or #define")
+	}
+	t.root, t.names, t.macros = root, c.names, c.macros
+	return t, nil
 }

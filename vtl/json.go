@@ -1,0 +1,386 @@
+package vtl
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// maxJSONDepth bounds nesting so that hostile input cannot exhaust the
+// stack; real payloads stay far below it.
+const maxJSONDepth = 512
+
+// ParseJSON turns JSON text into values: objects become *Map and arrays
+// *List, both marked JSON; integers that fit become int64, other numbers
+// float64. It is a hand-written scanner because it runs once per request
+// on the hot path of every mapping template that reads the body.
+func ParseJSON(data []byte) (Value, error) {
+	p := jsonParser{s: string(data)}
+	p.space()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.i != len(p.s) {
+		return nil, p.fail("unexpected data after the top-level value")
+	}
+	return v, nil
+}
+
+// JSONError is malformed JSON, with the byte offset where it went wrong.
+type JSONError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *JSONError) Error() string {
+	return "invalid JSON at offset " + strconv.Itoa(e.Offset) + ": " + e.Msg
+}
+
+type jsonParser struct {
+	s string // one copy of the input; strings without escapes slice it
+	i int
+}
+
+func (p *jsonParser) fail(msg string) error { return &JSONError{Offset: p.i, Msg: msg} }
+
+func (p *jsonParser) space() {
+	for p.i < len(p.s) {
+		switch p.s[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) value(depth int) (Value, error) {
+	if p.i >= len(p.s) {
+		return nil, p.fail("unexpected end of input")
+	}
+	if depth > maxJSONDepth {
+		return nil, p.fail("nesting too deep")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		return p.str()
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += 4
+		return true, nil
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += 5
+		return false, nil
+	case strings.HasPrefix(p.s[p.i:], "null"):
+		p.i += 4
+		return nil, nil
+	}
+	return nil, p.fail("unexpected character " + strconv.QuoteRune(rune(p.s[p.i])))
+}
+
+func (p *jsonParser) object(depth int) (Value, error) {
+	p.i++ // {
+	m := &Map{JSON: true}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == '}' {
+		p.i++
+		return m, nil
+	}
+	for {
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != '"' {
+			return nil, p.fail("expected a string key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return nil, p.fail("expected ':'")
+		}
+		p.i++
+		p.space()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		m.Put(k.(string), v)
+		p.space()
+		if p.i >= len(p.s) {
+			return nil, p.fail("unterminated object")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return m, nil
+		default:
+			return nil, p.fail("expected ',' or '}'")
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) (Value, error) {
+	p.i++ // [
+	l := &List{JSON: true}
+	p.space()
+	if p.i < len(p.s) && p.s[p.i] == ']' {
+		p.i++
+		return l, nil
+	}
+	for {
+		p.space()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		l.Items = append(l.Items, v)
+		p.space()
+		if p.i >= len(p.s) {
+			return nil, p.fail("unterminated array")
+		}
+		switch p.s[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return l, nil
+		default:
+			return nil, p.fail("expected ',' or ']'")
+		}
+	}
+}
+
+func (p *jsonParser) number() (Value, error) {
+	start := p.i
+	if p.s[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		n := 0
+		for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if digits() == 0 {
+		return nil, p.fail("malformed number")
+	}
+	integral := true
+	if p.i < len(p.s) && p.s[p.i] == '.' {
+		p.i++
+		integral = false
+		if digits() == 0 {
+			return nil, p.fail("malformed number")
+		}
+	}
+	if p.i < len(p.s) && (p.s[p.i] == 'e' || p.s[p.i] == 'E') {
+		p.i++
+		integral = false
+		if p.i < len(p.s) && (p.s[p.i] == '+' || p.s[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return nil, p.fail("malformed number")
+		}
+	}
+	lit := p.s[start:p.i]
+	if integral {
+		if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
+			return n, nil
+		}
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, p.fail("malformed number")
+	}
+	return f, nil
+}
+
+// str reads a string literal at p.i (which is '"'); without escapes the
+// result shares the input's memory.
+func (p *jsonParser) str() (Value, error) {
+	p.i++
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			s := p.s[start:p.i]
+			p.i++
+			return s, nil
+		case c == '\\':
+			return p.strEscaped(start)
+		case c < 0x20:
+			return nil, p.fail("control character in string")
+		}
+		p.i++
+	}
+	return nil, p.fail("unterminated string")
+}
+
+func (p *jsonParser) strEscaped(start int) (Value, error) {
+	var b strings.Builder
+	b.WriteString(p.s[start:p.i])
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return b.String(), nil
+		case c < 0x20:
+			return nil, p.fail("control character in string")
+		case c != '\\':
+			b.WriteByte(c)
+			p.i++
+			continue
+		}
+		p.i++
+		if p.i >= len(p.s) {
+			break
+		}
+		e := p.s[p.i]
+		p.i++
+		switch e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return nil, p.fail("malformed \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if strings.HasPrefix(p.s[p.i:], "\\u") {
+					p.i += 2
+					if r2, ok = p.hex4(); !ok {
+						return nil, p.fail("malformed \\u escape")
+					}
+				}
+				r = utf16.DecodeRune(r, r2)
+			}
+			b.WriteRune(r)
+		default:
+			p.i--
+			return nil, p.fail("unknown escape")
+		}
+	}
+	return nil, p.fail("unterminated string")
+}
+
+func (p *jsonParser) hex4() (rune, bool) {
+	if p.i+4 > len(p.s) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(p.s[p.i:p.i+4], 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.i += 4
+	return rune(n), true
+}
+
+// JSON is the compact JSON text of v, as API Gateway prints JSON values:
+// no spaces, '/' and non-ASCII left as they are.
+func JSON(v Value) string {
+	var b []byte
+	b = appendJSON(b, v, 0, maxTextLen)
+	return string(b)
+}
+
+func appendJSON(b []byte, v Value, depth, limit int) []byte {
+	if depth > maxJSONDepth || len(b) > limit {
+		return append(b, "null"...)
+	}
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case string:
+		return appendJSONString(b, v)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return append(b, "null"...)
+		}
+		return appendJavaDouble(b, v)
+	case *List:
+		b = append(b, '[')
+		for i, it := range v.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSON(b, it, depth+1, limit)
+		}
+		return append(b, ']')
+	case *Map:
+		b = append(b, '{')
+		for i, e := range v.entries {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, e.key)
+			b = append(b, ':')
+			b = appendJSON(b, e.val, depth+1, limit)
+		}
+		return append(b, '}')
+	}
+	return appendJSONString(b, String(v))
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
