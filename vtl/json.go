@@ -3,6 +3,7 @@ package vtl
 import (
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -43,6 +44,10 @@ func (e *JSONError) Error() string {
 type jsonParser struct {
 	s string // one copy of the input; strings without escapes slice it
 	i int
+	// Stacks shared by all nesting levels: a container's members gather
+	// here and are copied out once, in one allocation of the right size.
+	entries []mapEntry
+	items   []Value
 }
 
 func (p *jsonParser) fail(msg string) error { return &JSONError{Offset: p.i, Msg: msg} }
@@ -89,12 +94,13 @@ func (p *jsonParser) value(depth int) (Value, error) {
 
 func (p *jsonParser) object(depth int) (Value, error) {
 	p.i++ // {
-	m := &Map{JSON: true}
 	p.space()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return m, nil
+		return &Map{JSON: true}, nil
 	}
+	base := len(p.entries)
+	defer func() { p.entries = p.entries[:base] }()
 	for {
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
@@ -114,7 +120,7 @@ func (p *jsonParser) object(depth int) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		m.Put(k.(string), v)
+		p.entries = append(p.entries, mapEntry{k.(string), v})
 		p.space()
 		if p.i >= len(p.s) {
 			return nil, p.fail("unterminated object")
@@ -124,7 +130,7 @@ func (p *jsonParser) object(depth int) (Value, error) {
 			p.i++
 		case '}':
 			p.i++
-			return m, nil
+			return newJSONMap(p.entries[base:]), nil
 		default:
 			return nil, p.fail("expected ',' or '}'")
 		}
@@ -133,19 +139,20 @@ func (p *jsonParser) object(depth int) (Value, error) {
 
 func (p *jsonParser) array(depth int) (Value, error) {
 	p.i++ // [
-	l := &List{JSON: true}
 	p.space()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return l, nil
+		return &List{JSON: true}, nil
 	}
+	base := len(p.items)
+	defer func() { p.items = p.items[:base] }()
 	for {
 		p.space()
 		v, err := p.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		l.Items = append(l.Items, v)
+		p.items = append(p.items, v)
 		p.space()
 		if p.i >= len(p.s) {
 			return nil, p.fail("unterminated array")
@@ -155,7 +162,7 @@ func (p *jsonParser) array(depth int) (Value, error) {
 			p.i++
 		case ']':
 			p.i++
-			return l, nil
+			return &List{Items: slices.Clone(p.items[base:]), JSON: true}, nil
 		default:
 			return nil, p.fail("expected ',' or ']'")
 		}
@@ -300,6 +307,16 @@ func (p *jsonParser) hex4() (rune, bool) {
 	}
 	p.i += 4
 	return rune(n), true
+}
+
+// newJSONMap builds a map from parsed members; a repeated key keeps its
+// first place and its last value, as LinkedHashMap.put does.
+func newJSONMap(members []mapEntry) *Map {
+	m := &Map{entries: make([]mapEntry, 0, len(members)), JSON: true}
+	for _, e := range members {
+		m.Put(e.key, e.val)
+	}
+	return m
 }
 
 // JSON is the compact JSON text of v, as API Gateway prints JSON values:
