@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // maxJSONDepth bounds nesting so that hostile input cannot exhaust the
@@ -320,7 +322,8 @@ func newJSONMap(members []mapEntry) *Map {
 }
 
 // JSON is the compact JSON text of v, as API Gateway prints JSON values:
-// no spaces, '/' and non-ASCII left as they are.
+// no spaces, '/' and non-ASCII left as they are. Strings are escaped by
+// the same writer as the emulator's own JSON.
 func JSON(v Value) string {
 	var b []byte
 	b = appendJSON(b, v, 0, maxTextLen)
@@ -335,7 +338,7 @@ func appendJSON(b []byte, v Value, depth, limit int) []byte {
 	case nil:
 		return append(b, "null"...)
 	case string:
-		return appendJSONString(b, v)
+		return wire.AppendString(b, v)
 	case bool:
 		return strconv.AppendBool(b, v)
 	case int64:
@@ -360,44 +363,11 @@ func appendJSON(b []byte, v Value, depth, limit int) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, e.key)
+			b = wire.AppendString(b, e.key)
 			b = append(b, ':')
 			b = appendJSON(b, e.val, depth+1, limit)
 		}
 		return append(b, '}')
 	}
-	return appendJSONString(b, String(v))
-}
-
-const hexDigits = "0123456789abcdef"
-
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return wire.AppendString(b, String(v))
 }
