@@ -244,3 +244,28 @@ func TestLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestConcurrentRenders(t *testing.T) {
+	tmpl, err := CompileCached("#set($l = [])#foreach($i in [1..50])#set($x = $l.add($i))#end$l.size() $name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			out := ""
+			for i := 0; i < 50; i++ {
+				out, _ = tmpl.Render(map[string]Value{"name": "n"}, DefaultLimits)
+			}
+			done <- out
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if out := <-done; out != "50 n" {
+			t.Errorf("got %q", out)
+		}
+	}
+	if again, _ := CompileCached("#set($l = [])#foreach($i in [1..50])#set($x = $l.add($i))#end$l.size() $name"); again != tmpl {
+		t.Error("CompileCached compiled the same source twice")
+	}
+}
