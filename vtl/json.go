@@ -78,7 +78,11 @@ func (p *jsonParser) value(depth int) (Value, error) {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		return p.str()
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case strings.HasPrefix(p.s[p.i:], "true"):
@@ -122,7 +126,7 @@ func (p *jsonParser) object(depth int) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.entries = append(p.entries, mapEntry{k.(string), v})
+		p.entries = append(p.entries, mapEntry{k, v})
 		p.space()
 		if p.i >= len(p.s) {
 			return nil, p.fail("unterminated object")
@@ -219,28 +223,24 @@ func (p *jsonParser) number() (Value, error) {
 }
 
 // str reads a string literal at p.i (which is '"'); without escapes the
-// result shares the input's memory.
-func (p *jsonParser) str() (Value, error) {
+// result shares the input's memory. Raw control characters are accepted,
+// as the lenient JSON reader behind API Gateway's templates accepts them.
+func (p *jsonParser) str() (string, error) {
 	p.i++
 	start := p.i
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		switch {
-		case c == '"':
-			s := p.s[start:p.i]
-			p.i++
-			return s, nil
-		case c == '\\':
-			return p.strEscaped(start)
-		case c < 0x20:
-			return nil, p.fail("control character in string")
-		}
-		p.i++
+	end := strings.IndexByte(p.s[start:], '"')
+	if end < 0 {
+		return "", p.fail("unterminated string")
 	}
-	return nil, p.fail("unterminated string")
+	if bs := strings.IndexByte(p.s[start:start+end], '\\'); bs >= 0 {
+		p.i = start + bs
+		return p.strEscaped(start)
+	}
+	p.i = start + end + 1
+	return p.s[start : start+end], nil
 }
 
-func (p *jsonParser) strEscaped(start int) (Value, error) {
+func (p *jsonParser) strEscaped(start int) (string, error) {
 	var b strings.Builder
 	b.WriteString(p.s[start:p.i])
 	for p.i < len(p.s) {
@@ -249,8 +249,6 @@ func (p *jsonParser) strEscaped(start int) (Value, error) {
 		case c == '"':
 			p.i++
 			return b.String(), nil
-		case c < 0x20:
-			return nil, p.fail("control character in string")
 		case c != '\\':
 			b.WriteByte(c)
 			p.i++
@@ -278,14 +276,14 @@ func (p *jsonParser) strEscaped(start int) (Value, error) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return nil, p.fail("malformed \\u escape")
+				return "", p.fail("malformed \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				r2 := rune(-1)
 				if strings.HasPrefix(p.s[p.i:], "\\u") {
 					p.i += 2
 					if r2, ok = p.hex4(); !ok {
-						return nil, p.fail("malformed \\u escape")
+						return "", p.fail("malformed \\u escape")
 					}
 				}
 				r = utf16.DecodeRune(r, r2)
@@ -293,10 +291,10 @@ func (p *jsonParser) strEscaped(start int) (Value, error) {
 			b.WriteRune(r)
 		default:
 			p.i--
-			return nil, p.fail("unknown escape")
+			return "", p.fail("unknown escape")
 		}
 	}
-	return nil, p.fail("unterminated string")
+	return "", p.fail("unterminated string")
 }
 
 func (p *jsonParser) hex4() (rune, bool) {

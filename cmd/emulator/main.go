@@ -21,6 +21,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "template" {
+		if err := runTemplate(os.Args[2:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintf(os.Stderr, "emulator template: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:], os.LookupEnv, os.Stderr); err != nil {
 		var cerr *config.Error
 		if errors.As(err, &cerr) {
