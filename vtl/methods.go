@@ -40,11 +40,11 @@ func (r *renderer) prop(v Value, name string) Value {
 	if name == "" {
 		return nil
 	}
-	cap := strings.ToUpper(name[:1]) + name[1:]
-	if x, err := r.call(v, "get"+cap, nil, 0); err == nil && x != nil {
+	bean := strings.ToUpper(name[:1]) + name[1:]
+	if x, err := r.call(v, "get"+bean, nil, 0); err == nil && x != nil {
 		return x
 	}
-	if x, err := r.call(v, "is"+cap, nil, 0); err == nil {
+	if x, err := r.call(v, "is"+bean, nil, 0); err == nil {
 		return x
 	}
 	return nil
@@ -58,9 +58,7 @@ type entry struct {
 
 func (e *entry) String() string { return e.key + "=" + String(e.val) }
 
-var (
-	errArgs = errors.New("wrong number or type of arguments")
-)
+var errArgs = errors.New("wrong number or type of arguments")
 
 func (r *renderer) call(v Value, name string, args []Value, pos int) (Value, error) {
 	switch c := v.(type) {

@@ -350,13 +350,13 @@ func (p *parser) macroCall(start int, d directive, paren int, hasParen bool) (no
 	if !hasParen {
 		return nil, false
 	}
-	save, saveDepth := p.i, p.depth
+	save := p.i
 	p.i = paren + 1
 	var args []expr
 	for {
 		p.space()
 		if p.i >= len(p.s) {
-			p.i, p.depth = save, saveDepth
+			p.i = save
 			return nil, false
 		}
 		if p.s[p.i] == ')' {
@@ -369,7 +369,7 @@ func (p *parser) macroCall(start int, d directive, paren int, hasParen bool) (no
 		}
 		e, err := p.expr()
 		if err != nil {
-			p.i, p.depth = save, saveDepth
+			p.i = save
 			return nil, false
 		}
 		args = append(args, e)
@@ -744,12 +744,8 @@ func (p *parser) operator(ops []struct {
 }) (opKind, int, bool) {
 	rest := p.s[p.i:]
 	for _, o := range ops {
+		// The table lists longer symbols first, so "<" never eats "<=".
 		if strings.HasPrefix(rest, o.sym) {
-			// "=" alone is not "==", "<" must not eat "<=", and so on;
-			// the table lists longer symbols first.
-			if o.sym == "-" && len(rest) > 1 && rest[1] == '-' {
-				continue
-			}
 			return o.op, len(o.sym), true
 		}
 		if o.word != "" && strings.HasPrefix(rest, o.word) &&
