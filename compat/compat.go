@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/inithook"
 )
 
 // Edition is the edition the legacy health shape reports.
@@ -60,6 +62,17 @@ type Deps struct {
 	Reset func() error
 	// DockerSocket is the container runtime socket probed by health.
 	DockerSocket string
+	// Config is the effective configuration: its Debug serves the
+	// /_emulator/debug family, and the debug config reports it.
+	Config config.Config
+	// Environ is the process environment (os.Environ()), read to tell
+	// where each setting came from.
+	Environ []string
+	// Counts reports how many resources each service holds, per account
+	// and region.
+	Counts func() []ResourceCount
+	// Init is the init hook runner whose status /_emulator/init reports.
+	Init *inithook.Runner
 }
 
 // Route is one endpoint.
@@ -82,6 +95,9 @@ func Routes(d Deps) []Route {
 	for _, p := range []string{"/_emulator/reset", "/_compat/state/reset", "/_localstack/state/reset"} {
 		rs = append(rs, Route{http.MethodPost, p, h.reset})
 	}
+	rs = append(rs, initRoutes(d)...)
+	rs = append(rs, h.debugRoutes()...)
+	rs = append(rs, h.fallbackRoutes()...)
 	return rs
 }
 
@@ -100,7 +116,22 @@ type runtimeHealth struct {
 	Error     string `json:"error,omitempty"`
 }
 
+// healthDoc is what /_emulator/health answers.
+type healthDoc struct {
+	Status           string                   `json:"status"`
+	Version          string                   `json:"version"`
+	Edition          string                   `json:"edition"`
+	UptimeSeconds    int64                    `json:"uptimeSeconds"`
+	Services         map[string]serviceHealth `json:"services"`
+	Storage          Storage                  `json:"storage"`
+	ContainerRuntime runtimeHealth            `json:"containerRuntime"`
+}
+
 func (h *endpoints) health(c *restjson.Call) error {
+	return c.JSON(http.StatusOK, h.healthDoc())
+}
+
+func (h *endpoints) healthDoc() healthDoc {
 	services := make(map[string]serviceHealth, len(h.d.Services))
 	for _, s := range h.d.Services {
 		full, partial := sorted(s.Full), sorted(s.Partial)
@@ -109,15 +140,7 @@ func (h *endpoints) health(c *restjson.Call) error {
 			NotImplemented: s.Operations - len(full) - len(partial),
 		}
 	}
-	return c.JSON(http.StatusOK, struct {
-		Status           string                   `json:"status"`
-		Version          string                   `json:"version"`
-		Edition          string                   `json:"edition"`
-		UptimeSeconds    int64                    `json:"uptimeSeconds"`
-		Services         map[string]serviceHealth `json:"services"`
-		Storage          Storage                  `json:"storage"`
-		ContainerRuntime runtimeHealth            `json:"containerRuntime"`
-	}{
+	return healthDoc{
 		Status:           "running",
 		Version:          h.d.Version,
 		Edition:          Edition,
@@ -125,12 +148,16 @@ func (h *endpoints) health(c *restjson.Call) error {
 		Services:         services,
 		Storage:          h.d.Storage,
 		ContainerRuntime: probeRuntime(h.d.DockerSocket),
-	})
+	}
 }
 
 // legacyHealth answers in the shape other emulators' health checks parse:
-// services maps each name to "running" (served) or "disabled".
+// services maps each name to "running" (served) or "disabled". With
+// ?detailed=true it is the detailed health, which needs EMULATOR_DEBUG.
 func (h *endpoints) legacyHealth(c *restjson.Call) error {
+	if v, ok := c.Query("detailed"); ok && v != "false" && v != "0" {
+		return h.gated([]string{pathDebugHealth}, (*endpoints).debugHealthRead)(c)
+	}
 	services := make(map[string]string, len(h.d.Services))
 	for _, s := range h.d.Services {
 		state := "running"

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"math"
 	"net"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +44,18 @@ type Config struct {
 	// in the addresses it hands out (an HTTP API's apiEndpoint is
 	// "<id>.execute-api.<ExternalHostname>:<port>") (EMULATOR_EXTERNAL_HOSTNAME).
 	ExternalHostname string
+	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
+	InitEnabled bool
+	// InitDirs are the init hook trees, scanned in this order; each holds
+	// boot.d, start.d, ready.d and shutdown.d (EMULATOR_INIT_DIRS).
+	InitDirs []string
+	// InitTimeout bounds each init script (EMULATOR_INIT_TIMEOUT).
+	InitTimeout time.Duration
 }
+
+// DefaultInitDirs are the init hook trees: the compatibility tree first,
+// so that hooks mounted where other emulators look run before our own.
+var DefaultInitDirs = []string{"/etc/compat/init", "/etc/emulator/init"}
 
 // Default returns the configuration used when no variable is set.
 func Default() Config {
@@ -59,6 +72,9 @@ func Default() Config {
 		StoreMaxBatch: 256,
 		// A public name that resolves to 127.0.0.1, with its subdomains.
 		ExternalHostname: "localhost.localstack.cloud",
+		InitEnabled:      true,
+		InitDirs:         slices.Clone(DefaultInitDirs),
+		InitTimeout:      30 * time.Second,
 	}
 }
 
@@ -161,10 +177,28 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		}
 		c.StoreMaxBatch = n
 	}
+	if v, ok := get("EMULATOR_INIT_ENABLED"); ok {
+		b, err := parseBool(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_INIT_ENABLED", v, "must be true or false"}
+		}
+		c.InitEnabled = b
+	}
+	if v, ok := get("EMULATOR_INIT_DIRS"); ok {
+		dirs, err := parseDirs(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_INIT_DIRS", v, err.Error()}
+		}
+		c.InitDirs = dirs
+	}
 	for _, d := range []struct {
 		name string
 		dst  *time.Duration
-	}{{"EMULATOR_ASK_TIMEOUT", &c.AskTimeout}, {"EMULATOR_SHUTDOWN_GRACE", &c.ShutdownGrace}} {
+	}{
+		{"EMULATOR_ASK_TIMEOUT", &c.AskTimeout},
+		{"EMULATOR_SHUTDOWN_GRACE", &c.ShutdownGrace},
+		{"EMULATOR_INIT_TIMEOUT", &c.InitTimeout},
+	} {
 		if v, ok := get(d.name); ok {
 			t, err := ParseDuration(v)
 			if err != nil || t <= 0 || t > time.Hour {
@@ -193,6 +227,27 @@ func ParseDuration(v string) (time.Duration, error) {
 		return time.Duration(n * float64(time.Second)), nil
 	}
 	return time.ParseDuration(v)
+}
+
+// parseDirs splits a comma-separated list of directories. Empty entries (a
+// trailing comma) are dropped and a repeated directory is kept once, so that
+// no hook runs twice.
+func parseDirs(v string) ([]string, error) {
+	var dirs []string
+	for _, d := range strings.Split(v, ",") {
+		d = strings.TrimSpace(d)
+		if d == "" {
+			continue
+		}
+		if slices.ContainsFunc(dirs, func(x string) bool { return filepath.Clean(x) == filepath.Clean(d) }) {
+			continue
+		}
+		dirs = append(dirs, d)
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("must list at least one directory (EMULATOR_INIT_ENABLED=false runs no hooks)")
+	}
+	return dirs, nil
 }
 
 func parseBool(v string) (bool, error) {

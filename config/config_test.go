@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,9 @@ func TestDefault(t *testing.T) {
 		StoreMaxBatch: 256,
 		// ExternalHostname resolves to 127.0.0.1 with every subdomain.
 		ExternalHostname: "localhost.localstack.cloud",
+		InitEnabled:      true,
+		InitDirs:         []string{"/etc/compat/init", "/etc/emulator/init"},
+		InitTimeout:      30 * time.Second,
 	}
 	if got := config.Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -133,6 +137,16 @@ func TestFromEnvValid(t *testing.T) {
 		{"EMULATOR_FIXED_TIME", "2026-01-02T15:04:05Z", func(c config.Config) bool { return c.FixedTime.Equal(fixed) }},
 		{"EMULATOR_FIXED_TIME", "2026-01-02T17:04:05+02:00", func(c config.Config) bool { return c.FixedTime.Equal(fixed) }},
 		{"EMULATOR_FIXED_TIME", "", func(c config.Config) bool { return c.FixedTime.IsZero() }},
+		{"EMULATOR_INIT_ENABLED", "false", func(c config.Config) bool { return !c.InitEnabled }},
+		{"EMULATOR_INIT_ENABLED", "0", func(c config.Config) bool { return !c.InitEnabled }},
+		{"EMULATOR_INIT_ENABLED", "TRUE", func(c config.Config) bool { return c.InitEnabled }},
+		{"EMULATOR_INIT_DIRS", "/a", func(c config.Config) bool { return slices.Equal(c.InitDirs, []string{"/a"}) }},
+		{"EMULATOR_INIT_DIRS", "/b,/a", func(c config.Config) bool { return slices.Equal(c.InitDirs, []string{"/b", "/a"}) }},
+		{"EMULATOR_INIT_DIRS", " /a , rel/b ,", func(c config.Config) bool { return slices.Equal(c.InitDirs, []string{"/a", "rel/b"}) }},
+		{"EMULATOR_INIT_DIRS", "/a,/b,/a/", func(c config.Config) bool { return slices.Equal(c.InitDirs, []string{"/a", "/b"}) }},
+		{"EMULATOR_INIT_TIMEOUT", "45", func(c config.Config) bool { return c.InitTimeout == 45*time.Second }},
+		{"EMULATOR_INIT_TIMEOUT", "2m", func(c config.Config) bool { return c.InitTimeout == 2*time.Minute }},
+		{"EMULATOR_INIT_TIMEOUT", "0.5", func(c config.Config) bool { return c.InitTimeout == 500*time.Millisecond }},
 	} {
 		t.Run(fmt.Sprintf("var=%s/value=%q", tc.name, tc.value), func(t *testing.T) {
 			c, err := config.FromEnv(env(map[string]string{tc.name: tc.value}))
@@ -147,7 +161,10 @@ func TestFromEnvValid(t *testing.T) {
 			if c.Host != d.Host && tc.name != "EMULATOR_HOST" ||
 				c.Port != d.Port && tc.name != "EMULATOR_PORT" ||
 				c.AskTimeout != d.AskTimeout && tc.name != "EMULATOR_ASK_TIMEOUT" ||
-				c.MaxBodyBytes != d.MaxBodyBytes && tc.name != "EMULATOR_MAX_BODY_BYTES" {
+				c.MaxBodyBytes != d.MaxBodyBytes && tc.name != "EMULATOR_MAX_BODY_BYTES" ||
+				c.InitEnabled != d.InitEnabled && tc.name != "EMULATOR_INIT_ENABLED" ||
+				!slices.Equal(c.InitDirs, d.InitDirs) && tc.name != "EMULATOR_INIT_DIRS" ||
+				c.InitTimeout != d.InitTimeout && tc.name != "EMULATOR_INIT_TIMEOUT" {
 				t.Errorf("FromEnv(%s=%q) changed another field: %+v", tc.name, tc.value, c)
 			}
 		})
@@ -169,6 +186,9 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_SHUTDOWN_GRACE":    "7",
 		"EMULATOR_FIXED_TIME":        "2026-01-02T15:04:05Z",
 		"EMULATOR_EXTERNAL_HOSTNAME": "Emulator.Example.Test",
+		"EMULATOR_INIT_ENABLED":      "false",
+		"EMULATOR_INIT_DIRS":         "/hooks/one,/hooks/two",
+		"EMULATOR_INIT_TIMEOUT":      "90",
 		"EMULATOR_UNKNOWN":           "ignored",
 	}))
 	if err != nil {
@@ -180,6 +200,9 @@ func TestFromEnvAll(t *testing.T) {
 		AskTimeout: 2 * time.Second, ShutdownGrace: 7 * time.Second,
 		FixedTime:        time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC),
 		ExternalHostname: "emulator.example.test",
+		InitEnabled:      false,
+		InitDirs:         []string{"/hooks/one", "/hooks/two"},
+		InitTimeout:      90 * time.Second,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv = %+v\nwant %+v", c, want)
@@ -247,6 +270,14 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_FIXED_TIME", "2026-01-02"},
 		{"EMULATOR_FIXED_TIME", "yesterday"},
 		{"EMULATOR_FIXED_TIME", "1767366245"},
+		{"EMULATOR_INIT_ENABLED", "sometimes"},
+		{"EMULATOR_INIT_DIRS", ""},
+		{"EMULATOR_INIT_DIRS", " , ,"},
+		{"EMULATOR_INIT_TIMEOUT", ""},
+		{"EMULATOR_INIT_TIMEOUT", "0"},
+		{"EMULATOR_INIT_TIMEOUT", "-30"},
+		{"EMULATOR_INIT_TIMEOUT", "forever"},
+		{"EMULATOR_INIT_TIMEOUT", "2h"},
 	} {
 		t.Run(fmt.Sprintf("var=%s/value=%q", tc.name, tc.value), func(t *testing.T) {
 			_, err := config.FromEnv(env(map[string]string{tc.name: tc.value}))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	hbackup "github.com/cloudemu/emulator/httpfront/backup"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/inithook"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -41,15 +43,25 @@ type Emulator struct {
 	apigw  *aapigw.Service
 	apigw2 *av2.Service
 	server *Server
+	hooks  *inithook.Runner // nil: no init hooks (in-process tests)
 
 	shutdownOnce sync.Once
 	shutdownErr  error
 }
 
+// Option adds something main owns to an Emulator.
+type Option func(*Emulator)
+
+// WithInit gives the emulator the init hook runner whose status it serves.
+func WithInit(r *inithook.Runner) Option { return func(e *Emulator) { e.hooks = r } }
+
 // Open builds an emulator from cfg: it opens the store, re-creates every
 // persisted owner and builds the route table. It does not listen yet.
-func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
+func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error) {
 	e := &Emulator{cfg: cfg, log: log}
+	for _, o := range opts {
+		o(e)
+	}
 	switch cfg.State {
 	case config.StatePersistent:
 		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{MaxBatch: cfg.StoreMaxBatch, Logger: log.With("component", "store")})
@@ -78,12 +90,16 @@ func Open(cfg config.Config, log *slog.Logger) (*Emulator, error) {
 	started := time.Now()
 	extra := []ExtraRoute{}
 	for _, r := range compat.Routes(compat.Deps{
+		Init:         e.hooks,
 		Version:      Version,
 		Started:      started,
 		Services:     services(),
 		Storage:      compat.Storage{State: string(cfg.State), Backend: e.store.Backend(), DataDir: dataDir(cfg)},
 		Reset:        e.Reset,
 		DockerSocket: "/var/run/docker.sock",
+		Config:       cfg,
+		Environ:      os.Environ(),
+		Counts:       e.counts,
 	}) {
 		extra = append(extra, ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
@@ -134,6 +150,25 @@ func services() []compat.Service {
 		describe("apigateway", wire.APIGateway, hapigw.Handlers(nil), hapigw.Partial),
 		describe("apigatewayv2", wire.APIGatewayV2, hv2.Handlers(nil), hv2.Partial),
 	}
+}
+
+// counts reports every service's resource counts per account and region,
+// for the debug state.
+func (e *Emulator) counts() []compat.ResourceCount {
+	var out []compat.ResourceCount
+	for _, svc := range []struct {
+		name   string
+		counts func() map[actors.Scope]map[string]int
+	}{
+		{"backup", e.backup.Counts},
+		{"apigateway", e.apigw.Counts},
+		{"apigatewayv2", e.apigw2.Counts},
+	} {
+		for sc, c := range svc.counts() {
+			out = append(out, compat.ResourceCount{Service: svc.name, Account: sc.Account, Region: sc.Region, Resources: c})
+		}
+	}
+	return out
 }
 
 // restorer is a service that re-creates its owners from the store.

@@ -111,6 +111,11 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	}
 	h, _ := s.router.Lookup(b2s(ctx.Method()), b2s(path), ctx)
 	if h == nil {
+		// A method the router does not know still reaches the any-method
+		// routes (the compatibility fallback).
+		h, _ = s.router.Lookup(router.MethodWild, b2s(path), ctx)
+	}
+	if h == nil {
 		s.unknown(ctx, path)
 		return
 	}

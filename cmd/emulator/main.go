@@ -18,6 +18,7 @@ import (
 
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/httpfront"
+	"github.com/cloudemu/emulator/inithook"
 )
 
 func main() {
@@ -88,21 +89,30 @@ func run(args []string, lookup func(string) (string, bool), stderr io.Writer) er
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 
-	em, err := httpfront.Open(cfg, log)
+	// BOOT runs before anything else: before the store is opened, before
+	// the port is.
+	hooks := newHooks(cfg, log)
+	hooks.Run(ctx, inithook.Boot)
+	em, err := httpfront.Open(cfg, log, httpfront.WithInit(hooks))
 	if err != nil {
 		return err
 	}
+	hooks.Run(ctx, inithook.Start)
 	ln, err := net.Listen("tcp", cfg.Addr())
 	if err != nil {
 		_ = em.Shutdown(context.Background())
 		return &config.Error{Var: "EMULATOR_PORT", Value: strconv.Itoa(cfg.Port), Reason: err.Error()}
 	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	hooks.SetEndpoint(inithook.EndpointURL(cfg.Host, port))
 	log.Info("listening", "addr", ln.Addr().String(), "state", string(cfg.State), "version", httpfront.Version)
 
 	served := make(chan error, 1)
 	go func() { served <- em.Serve(ln) }()
+	stopReady := runInBackground(ctx, hooks, inithook.Ready)
 	select {
 	case err = <-served:
+		stopReady()
 		if err != nil {
 			_ = em.Shutdown(context.Background())
 			return err
@@ -110,6 +120,45 @@ func run(args []string, lookup func(string) (string, bool), stderr io.Writer) er
 	case <-ctx.Done():
 	}
 	stop() // a second signal kills the process at once
+	stopReady()
+	return shutdown(cfg, log, hooks, em)
+}
+
+// newHooks finds the init scripts. Scripts get the emulator's environment
+// plus the endpoint, region and dummy credentials of the AWS CLI; with
+// EMULATOR_PORT=0 the endpoint is known only from READY on.
+func newHooks(cfg config.Config, log *slog.Logger) *inithook.Runner {
+	return inithook.New(inithook.Options{
+		Disabled: !cfg.InitEnabled,
+		Dirs:     cfg.InitDirs,
+		Timeout:  cfg.InitTimeout,
+		Endpoint: inithook.EndpointURL(cfg.Host, cfg.Port),
+		Region:   cfg.DefaultRegion,
+		Log:      log,
+	})
+}
+
+// runInBackground runs a stage while the server serves, so that its status
+// can be read meanwhile. The returned function stops the stage (the running
+// script is killed) and waits for it.
+func runInBackground(ctx context.Context, hooks *inithook.Runner, stage inithook.Stage) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hooks.Run(ctx, stage)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// shutdown runs the SHUTDOWN hooks while requests are still served (so that
+// a hook can still read or save state through the API), then drains the
+// server, stops every owner and closes the store.
+func shutdown(cfg config.Config, log *slog.Logger, hooks *inithook.Runner, em *httpfront.Emulator) error {
+	hooks.Run(context.Background(), inithook.Shutdown)
 	log.Info("shutting down", "grace", cfg.ShutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
 	defer cancel()

@@ -253,6 +253,9 @@ func TestBadConfigExits(t *testing.T) {
 		{"EMULATOR_DEFAULT_REGION", "mars"},
 		{"EMULATOR_HOST", "a b"},
 		{"EMULATOR_DATA_DIR", ""},
+		{"EMULATOR_INIT_ENABLED", "maybe"},
+		{"EMULATOR_INIT_DIRS", ","},
+		{"EMULATOR_INIT_TIMEOUT", "0"},
 	} {
 		t.Run("var="+tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -1,0 +1,43 @@
+package apigateway
+
+import "github.com/cloudemu/emulator/actors"
+
+// Counts reports how many resources of each kind exist, per scope, from the
+// published states (an owner still being created is not counted). It is
+// read-only and takes no owner's turn.
+func (s *Service) Counts() map[actors.Scope]map[string]int {
+	out := map[actors.Scope]map[string]int{}
+	none := func(a, b *RestAPI) int { return 0 }
+	s.scopes.Range(func(sc actors.Scope, d *dirs) bool {
+		c := map[string]int{
+			"restApis": 0, "resources": 0, "deployments": 0, "stages": 0,
+			"models": 0, "authorizers": 0, "requestValidators": 0, "basePathMappings": 0,
+			"apiKeys":     len(d.keys.Snapshots(func(a, b *KeyState) int { return 0 })),
+			"usagePlans":  len(d.plans.Snapshots(func(a, b *PlanState) int { return 0 })),
+			"domainNames": 0,
+			"vpcLinks":    len(d.links.Snapshots(func(a, b *LinkState) int { return 0 })),
+		}
+		for _, api := range d.apis.Snapshots(none) {
+			c["restApis"]++
+			c["resources"] += len(api.Resources)
+			c["deployments"] += len(api.Deployments)
+			c["stages"] += len(api.Stages)
+			c["models"] += len(api.Models)
+			c["authorizers"] += len(api.Authorizers)
+			c["requestValidators"] += len(api.Validators)
+		}
+		for _, dom := range d.domains.Snapshots(func(a, b *DomainState) int { return 0 }) {
+			c["domainNames"]++
+			c["basePathMappings"] += len(dom.Mappings)
+		}
+		total := 0
+		for _, n := range c {
+			total += n
+		}
+		if total > 0 {
+			out[sc] = c
+		}
+		return true
+	})
+	return out
+}

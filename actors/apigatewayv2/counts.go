@@ -1,0 +1,40 @@
+package apigatewayv2
+
+import "github.com/cloudemu/emulator/actors"
+
+// Counts reports how many resources of each kind exist, per scope, from the
+// published states (an owner still being created is not counted). It is
+// read-only and takes no owner's turn.
+func (s *Service) Counts() map[actors.Scope]map[string]int {
+	out := map[actors.Scope]map[string]int{}
+	s.scopes.Range(func(sc actors.Scope, d *dirs) bool {
+		c := map[string]int{
+			"apis": 0, "routes": 0, "integrations": 0, "deployments": 0,
+			"stages": 0, "authorizers": 0, "models": 0, "apiMappings": 0,
+			"domainNames": 0,
+			"vpcLinks":    len(d.links.Snapshots(func(a, b *LinkState) int { return 0 })),
+		}
+		for _, api := range d.apis.Snapshots(func(a, b *HTTPAPI) int { return 0 }) {
+			c["apis"]++
+			c["routes"] += len(api.Routes)
+			c["integrations"] += len(api.Integrations)
+			c["deployments"] += len(api.Deployments)
+			c["stages"] += len(api.Stages)
+			c["authorizers"] += len(api.Authorizers)
+			c["models"] += len(api.Models)
+		}
+		for _, dom := range d.domains.Snapshots(func(a, b *DomainState) int { return 0 }) {
+			c["domainNames"]++
+			c["apiMappings"] += len(dom.Mappings)
+		}
+		total := 0
+		for _, n := range c {
+			total += n
+		}
+		if total > 0 {
+			out[sc] = c
+		}
+		return true
+	})
+	return out
+}
