@@ -79,7 +79,8 @@ func (d *Directory[S]) Get(id string) (*S, bool) {
 	return s, ok
 }
 
-// Snapshots returns every published snapshot, sorted by cmp.
+// Snapshots returns every published snapshot, sorted by cmp (unsorted when
+// cmp is nil, for callers that only count).
 func (d *Directory[S]) Snapshots(cmp func(a, b *S) int) []*S {
 	out := make([]*S, 0, d.m.Size())
 	d.m.Range(func(_ string, e *Entry[S]) bool {
@@ -88,7 +89,9 @@ func (d *Directory[S]) Snapshots(cmp func(a, b *S) int) []*S {
 		}
 		return true
 	})
-	slices.SortFunc(out, cmp)
+	if cmp != nil {
+		slices.SortFunc(out, cmp)
+	}
 	return out
 }
 

@@ -7,17 +7,16 @@ import "github.com/cloudemu/emulator/actors"
 // read-only and takes no owner's turn.
 func (s *Service) Counts() map[actors.Scope]map[string]int {
 	out := map[actors.Scope]map[string]int{}
-	none := func(a, b *RestAPI) int { return 0 }
 	s.scopes.Range(func(sc actors.Scope, d *dirs) bool {
 		c := map[string]int{
 			"restApis": 0, "resources": 0, "deployments": 0, "stages": 0,
 			"models": 0, "authorizers": 0, "requestValidators": 0, "basePathMappings": 0,
-			"apiKeys":     len(d.keys.Snapshots(func(a, b *KeyState) int { return 0 })),
-			"usagePlans":  len(d.plans.Snapshots(func(a, b *PlanState) int { return 0 })),
+			"apiKeys":     len(d.keys.Snapshots(nil)),
+			"usagePlans":  len(d.plans.Snapshots(nil)),
 			"domainNames": 0,
-			"vpcLinks":    len(d.links.Snapshots(func(a, b *LinkState) int { return 0 })),
+			"vpcLinks":    len(d.links.Snapshots(nil)),
 		}
-		for _, api := range d.apis.Snapshots(none) {
+		for _, api := range d.apis.Snapshots(nil) {
 			c["restApis"]++
 			c["resources"] += len(api.Resources)
 			c["deployments"] += len(api.Deployments)
@@ -26,7 +25,7 @@ func (s *Service) Counts() map[actors.Scope]map[string]int {
 			c["authorizers"] += len(api.Authorizers)
 			c["requestValidators"] += len(api.Validators)
 		}
-		for _, dom := range d.domains.Snapshots(func(a, b *DomainState) int { return 0 }) {
+		for _, dom := range d.domains.Snapshots(nil) {
 			c["domainNames"]++
 			c["basePathMappings"] += len(dom.Mappings)
 		}

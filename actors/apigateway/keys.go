@@ -141,7 +141,7 @@ func (s *Service) KeyByValue(sc actors.Scope, value string) (*KeyState, bool) {
 		return nil, false
 	}
 	var found *KeyState
-	for _, k := range d.keys.Snapshots(func(a, b *KeyState) int { return 0 }) {
+	for _, k := range d.keys.Snapshots(nil) {
 		if k.Key.Value == value {
 			found = k
 			break

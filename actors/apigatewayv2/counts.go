@@ -12,9 +12,9 @@ func (s *Service) Counts() map[actors.Scope]map[string]int {
 			"apis": 0, "routes": 0, "integrations": 0, "deployments": 0,
 			"stages": 0, "authorizers": 0, "models": 0, "apiMappings": 0,
 			"domainNames": 0,
-			"vpcLinks":    len(d.links.Snapshots(func(a, b *LinkState) int { return 0 })),
+			"vpcLinks":    len(d.links.Snapshots(nil)),
 		}
-		for _, api := range d.apis.Snapshots(func(a, b *HTTPAPI) int { return 0 }) {
+		for _, api := range d.apis.Snapshots(nil) {
 			c["apis"]++
 			c["routes"] += len(api.Routes)
 			c["integrations"] += len(api.Integrations)
@@ -23,7 +23,7 @@ func (s *Service) Counts() map[actors.Scope]map[string]int {
 			c["authorizers"] += len(api.Authorizers)
 			c["models"] += len(api.Models)
 		}
-		for _, dom := range d.domains.Snapshots(func(a, b *DomainState) int { return 0 }) {
+		for _, dom := range d.domains.Snapshots(nil) {
 			c["domainNames"]++
 			c["apiMappings"] += len(dom.Mappings)
 		}
