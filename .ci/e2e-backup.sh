@@ -13,7 +13,7 @@
 # is none, Debian's awscli is installed (root with apt-get only).
 #
 # The access-point operations are newer than the CLI's bundled models. Their
-# models come from ../shared/aws-models/botocore beside the repository (via
+# models come from awswire/models/botocore in the repository (via
 # AWS_DATA_PATH; E2E_AWS_MODELS overrides the folder). They are run with the
 # first of: the chosen CLI, another AWS CLI on the machine, python3's botocore
 # that knows them (E2E_AP_CLIENT=cli|botocore forces one); if none does, only
@@ -37,9 +37,7 @@ BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(git -C "$SCRIPT_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$SCRIPT_DIR/.." && pwd))
-MODELS=${E2E_AWS_MODELS:-$REPO/../shared/aws-models/botocore}
-# A clean checkout has no ../shared: use the copy of the Backup model kept for CI.
-[[ -n ${E2E_AWS_MODELS:-} || -d $MODELS ]] || MODELS=$REPO/.ci/aws-models
+MODELS=${E2E_AWS_MODELS:-$REPO/awswire/models/botocore}
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e-backup.XXXXXX")
 EMU_LOG=$WORK/emulator.log

@@ -4,14 +4,9 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/puzpuzpuz/xsync/v3"
 )
-
-// Scope is where a resource lives: an account and a region.
-type Scope struct {
-	Account string
-	Region  string
-}
 
 // Entry is one owner as a directory lists it: its actor and the last
 // snapshot it published. The snapshot is nil while the owner is being
@@ -112,17 +107,17 @@ func (d *Directory[S]) Drain() []Ref {
 // Scopes maps each (account, region) to a service's directories, created on
 // first use.
 type Scopes[T any] struct {
-	m    *xsync.MapOf[Scope, *T]
+	m    *xsync.MapOf[awswire.Scope, *T]
 	make func() *T
 }
 
 // NewScopes returns an empty map whose per-scope value is built by mk.
 func NewScopes[T any](mk func() *T) *Scopes[T] {
-	return &Scopes[T]{m: xsync.NewMapOf[Scope, *T](), make: mk}
+	return &Scopes[T]{m: xsync.NewMapOf[awswire.Scope, *T](), make: mk}
 }
 
 // Get returns sc's value, creating it if needed.
-func (s *Scopes[T]) Get(sc Scope) *T {
+func (s *Scopes[T]) Get(sc awswire.Scope) *T {
 	if v, ok := s.m.Load(sc); ok {
 		return v
 	}
@@ -131,10 +126,10 @@ func (s *Scopes[T]) Get(sc Scope) *T {
 }
 
 // Lookup returns sc's value if it exists, without creating it.
-func (s *Scopes[T]) Lookup(sc Scope) (*T, bool) { return s.m.Load(sc) }
+func (s *Scopes[T]) Lookup(sc awswire.Scope) (*T, bool) { return s.m.Load(sc) }
 
 // Range calls f for every scope until f returns false.
-func (s *Scopes[T]) Range(f func(Scope, *T) bool) { s.m.Range(f) }
+func (s *Scopes[T]) Range(f func(awswire.Scope, *T) bool) { s.m.Range(f) }
 
 // Memo caches one encoding of an immutable snapshot, so that a read served
 // many times is encoded once. Two readers may race to fill it; both encode

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // vault is the snapshot type of the directory tests.
@@ -277,7 +278,7 @@ func TestScopesGetOnce(t *testing.T) {
 		made.Add(1)
 		return &perScope{vaults: actors.NewDirectory[vault]()}
 	})
-	key := actors.Scope{Account: "123456789012", Region: "us-east-1"}
+	key := awswire.Scope{Account: "123456789012", Region: "us-east-1"}
 	const n = 16
 	got := make([]*perScope, n)
 	var wg sync.WaitGroup
@@ -309,9 +310,9 @@ func TestScopesLookup(t *testing.T) {
 		made.Add(1)
 		return &perScope{}
 	})
-	a := actors.Scope{Account: "123456789012", Region: "us-east-1"}
-	b := actors.Scope{Account: "123456789012", Region: "eu-west-1"}
-	c := actors.Scope{Account: "000000000000", Region: "us-east-1"}
+	a := awswire.Scope{Account: "123456789012", Region: "us-east-1"}
+	b := awswire.Scope{Account: "123456789012", Region: "eu-west-1"}
+	c := awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 	if p, ok := sc.Lookup(a); ok || p != nil {
 		t.Fatalf("Lookup before Get = %v, %v", p, ok)
 	}
@@ -324,7 +325,7 @@ func TestScopesLookup(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		scope actors.Scope
+		scope awswire.Scope
 		want  *perScope
 	}{
 		{"a", a, pa},
@@ -341,8 +342,8 @@ func TestScopesLookup(t *testing.T) {
 	if m := made.Load(); m != 2 {
 		t.Errorf("mk called %d times, want 2", m)
 	}
-	seen := map[actors.Scope]*perScope{}
-	sc.Range(func(s actors.Scope, p *perScope) bool {
+	seen := map[awswire.Scope]*perScope{}
+	sc.Range(func(s awswire.Scope, p *perScope) bool {
 		seen[s] = p
 		return true
 	})
@@ -350,7 +351,7 @@ func TestScopesLookup(t *testing.T) {
 		t.Errorf("Range visited %v", seen)
 	}
 	calls := 0
-	sc.Range(func(actors.Scope, *perScope) bool {
+	sc.Range(func(awswire.Scope, *perScope) bool {
 		calls++
 		return false
 	})

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // MethodAny is the method of a route that matches every method the router
@@ -84,7 +84,7 @@ func (h *endpoints) fallback(c *restjson.Call) error {
 // the server-wide 404 code and message, the path, how it is available, the
 // endpoints that replace it ("" when none) and why there is none.
 func notServed(path, availability, message string, replacement []string, reason string) error {
-	e := wire.New(wire.ServiceNone, wire.CodeUnknownOperation, message).
+	e := awswire.New(awswire.ServiceNone, awswire.CodeUnknownOperation, message).
 		With("path", truncate(path)).
 		With("availability", availability).
 		With("replacement", strings.Join(replacement, ", "))
@@ -97,7 +97,7 @@ func notServed(path, availability, message string, replacement []string, reason 
 // debugDisabled is the 404 of a debug endpoint when EMULATOR_DEBUG is off.
 func debugDisabled(c *restjson.Call, replacement []string) error {
 	p := requestPath(c)
-	return wire.New(wire.ServiceNone, wire.CodeUnknownOperation,
+	return awswire.New(awswire.ServiceNone, awswire.CodeUnknownOperation,
 		p+" is served only when EMULATOR_DEBUG=true: set EMULATOR_DEBUG=true and restart the emulator.").
 		With("path", truncate(p)).
 		With("availability", string(Debug)).
@@ -108,7 +108,7 @@ func debugDisabled(c *restjson.Call, replacement []string) error {
 // readOnly refuses a write to the configuration, which is fixed for the
 // process.
 func readOnly(path, method string, replacement []string) error {
-	return wire.New(wire.ServiceNone, wire.CodeBadRequest,
+	return awswire.New(awswire.ServiceNone, awswire.CodeBadRequest,
 		"The configuration is fixed for the process: "+method+" "+path+
 			" cannot change it. Set the EMULATOR_* variables and restart the emulator; GET "+
 			strings.Join(replacement, ", ")+" shows it when EMULATOR_DEBUG=true.").

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 	"github.com/cloudemu/emulator/inithook"
 )
 
@@ -110,7 +110,7 @@ func (h *initStatus) stage(own bool) restjson.Handler {
 		name, _ := c.Ctx.UserValue("stage").(string)
 		st, ok := inithook.ParseStage(name)
 		if !ok {
-			return wire.Errorf(wire.ServiceNone, wire.CodeUnknownOperation,
+			return awswire.Errorf(awswire.ServiceNone, awswire.CodeUnknownOperation,
 				"No init stage %q; the stages are boot, start, ready and shutdown", clipStage(name, 64))
 		}
 		rep := h.r.Status()

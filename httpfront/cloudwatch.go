@@ -7,8 +7,8 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // CloudWatch (signing name monitoring) is recognised before any path
@@ -89,9 +89,9 @@ func writeCloudWatchError(ctx *fasthttp.RequestCtx, p cloudWatchProtocol, op str
 		ctx.Response.Header.SetContentType("application/x-amz-json-1.0")
 		ctx.Response.Header.Set(restjson.HeaderErrorType, code)
 		b := []byte(`{"__type":`)
-		b = wire.AppendString(b, code)
+		b = awswire.AppendString(b, code)
 		b = append(b, `,"message":`...)
-		b = wire.AppendString(b, msg)
+		b = awswire.AppendString(b, msg)
 		ctx.SetBody(append(b, '}'))
 	default:
 		ctx.Response.Header.SetContentType("text/xml")

@@ -8,8 +8,8 @@ import (
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fasthttp/fasthttputil"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // TestPanicIsShaped checks that a handler panic becomes the service's shaped
@@ -18,8 +18,8 @@ func TestPanicIsShaped(t *testing.T) {
 	s, err := NewServer(testLogger(), ServerOptions{
 		DefaultRegion: "us-east-1",
 		MaxBodyBytes:  1 << 20,
-		Handlers: map[wire.Service]map[string]restjson.Handler{
-			wire.Backup: {"ListBackupJobs": func(*restjson.Call) error { panic("boom") }},
+		Handlers: map[awswire.Service]map[string]restjson.Handler{
+			awswire.Backup: {"ListBackupJobs": func(*restjson.Call) error { panic("boom") }},
 		},
 	})
 	if err != nil {
@@ -35,7 +35,7 @@ func TestPanicIsShaped(t *testing.T) {
 		if err := c.Do(req, resp); err != nil {
 			t.Fatal(err)
 		}
-		if resp.StatusCode() != 500 || string(resp.Header.Peek("x-amzn-ErrorType")) != wire.CodeServiceUnavailable ||
+		if resp.StatusCode() != 500 || string(resp.Header.Peek("x-amzn-ErrorType")) != awswire.CodeServiceUnavailable ||
 			!bytes.Contains(resp.Body(), []byte(`"Code":"ServiceUnavailableException"`)) ||
 			bytes.Contains(resp.Body(), []byte("boom")) {
 			t.Fatalf("%d %s %s", resp.StatusCode(), resp.Header.Peek("x-amzn-ErrorType"), resp.Body())
@@ -46,7 +46,7 @@ func TestPanicIsShaped(t *testing.T) {
 }
 
 func TestRouteTable(t *testing.T) {
-	routes, err := buildRoutes(wire.Operations, nil)
+	routes, err := buildRoutes(awswire.Operations, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,8 @@ func TestRouteTable(t *testing.T) {
 	for _, r := range routes {
 		n += len(r.bindings)
 	}
-	if n != len(wire.Operations) {
-		t.Fatalf("%d operations bound, want %d", n, len(wire.Operations))
+	if n != len(awswire.Operations) {
+		t.Fatalf("%d operations bound, want %d", n, len(awswire.Operations))
 	}
 	// Every operation is reachable through the router by its own method and
 	// a path built from its template.
@@ -63,8 +63,8 @@ func TestRouteTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range wire.Operations {
-		op := &wire.Operations[i]
+	for i := range awswire.Operations {
+		op := &awswire.Operations[i]
 		path := concretePath(op.Path)
 		var ctx fasthttp.RequestCtx
 		h, _ := s.router.Lookup(op.Method, path, &ctx)

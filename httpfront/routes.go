@@ -10,14 +10,14 @@ import (
 	"github.com/fasthttp/router"
 	"github.com/valyala/fasthttp"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // binding is one operation bound to its handler, with the model's names of
 // its path labels in order.
 type binding struct {
-	op      *wire.Operation
+	op      *awswire.Operation
 	handler restjson.Handler
 	labels  []string
 	// queryKey/queryValue are the operation's literal query, split.
@@ -84,7 +84,7 @@ func routerTemplate(path string) (template string, labels []string, err error) {
 
 // buildRoutes groups every operation of the table by method and router
 // template, binding each to its handler or to NotImplementedException.
-func buildRoutes(ops []wire.Operation, handlers map[wire.Service]map[string]restjson.Handler) ([]*route, error) {
+func buildRoutes(ops []awswire.Operation, handlers map[awswire.Service]map[string]restjson.Handler) ([]*route, error) {
 	byKey := map[string]*route{}
 	var routes []*route
 	for i := range ops {
@@ -131,10 +131,10 @@ func buildRoutes(ops []wire.Operation, handlers map[wire.Service]map[string]rest
 	return routes, nil
 }
 
-func notImplemented(op *wire.Operation) restjson.Handler {
+func notImplemented(op *awswire.Operation) restjson.Handler {
 	msg := fmt.Sprintf("The operation %s of service %s is not implemented by this emulator.", op.Name, op.Service)
 	return func(*restjson.Call) error {
-		return wire.New(op.Service, wire.CodeNotImplemented, msg)
+		return awswire.New(op.Service, awswire.CodeNotImplemented, msg)
 	}
 }
 
@@ -170,13 +170,13 @@ func (s *Server) pick(r *route, ctx *fasthttp.RequestCtx) *binding {
 	// Two services share the path (GET /tags/{arn}): the SigV4 scope
 	// decides, else the ARN (API Gateway ARNs have an empty account and a
 	// path resource).
-	want := wire.Backup
+	want := awswire.Backup
 	if sc, ok := s.credential(ctx); ok {
 		switch string(sc.Service) {
 		case "apigateway":
-			want = wire.APIGateway
+			want = awswire.APIGateway
 		case "backup":
-			want = wire.Backup
+			want = awswire.Backup
 		default:
 			want = s.serviceOfARN(ctx)
 		}
@@ -193,16 +193,16 @@ func (s *Server) pick(r *route, ctx *fasthttp.RequestCtx) *binding {
 
 var apigatewayARN = []byte(":apigateway:")
 
-func (s *Server) serviceOfARN(ctx *fasthttp.RequestCtx) wire.Service {
+func (s *Server) serviceOfARN(ctx *fasthttp.RequestCtx) awswire.Service {
 	raw, _ := ctx.UserValue(labelKeys[0]).(string)
 	v := []byte(raw)
 	if bytes.IndexByte(v, '%') >= 0 {
 		v = fasthttp.AppendUnquotedArg(nil, v)
 	}
 	if bytes.Contains(v, apigatewayARN) {
-		return wire.APIGateway
+		return awswire.APIGateway
 	}
-	return wire.Backup
+	return awswire.Backup
 }
 
 // register adds every route to rt.
@@ -226,7 +226,7 @@ func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 		c := restjson.Acquire()
 		c.Ctx = ctx
 		c.Op = b.op
-		if b.op.Service != wire.ServiceNone {
+		if b.op.Service != awswire.ServiceNone {
 			c.Scope = s.scope(ctx)
 		}
 		for i, name := range b.labels {
@@ -242,10 +242,10 @@ func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 
 // servicePrefixes classifies a path no route matched, so that its 404 is
 // shaped as the service it was meant for.
-var servicePrefixes = func() map[string]wire.Service {
-	m := map[string]wire.Service{}
-	for _, op := range wire.Operations {
-		if op.Service == wire.APIGatewayV2 {
+var servicePrefixes = func() map[string]awswire.Service {
+	m := map[string]awswire.Service{}
+	for _, op := range awswire.Operations {
+		if op.Service == awswire.APIGatewayV2 {
 			continue
 		}
 		seg := strings.SplitN(strings.TrimPrefix(op.Path, "/"), "/", 2)[0]
@@ -256,9 +256,9 @@ var servicePrefixes = func() map[string]wire.Service {
 	return m
 }()
 
-func classify(path []byte) wire.Service {
+func classify(path []byte) awswire.Service {
 	if bytes.HasPrefix(path, []byte("/v2/")) {
-		return wire.APIGatewayV2
+		return awswire.APIGatewayV2
 	}
 	seg := bytes.TrimPrefix(path, []byte("/"))
 	if i := bytes.IndexByte(seg, '/'); i >= 0 {

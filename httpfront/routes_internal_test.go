@@ -14,8 +14,8 @@ import (
 
 	"github.com/valyala/fasthttp"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 func TestRouterTemplate(t *testing.T) {
@@ -112,7 +112,7 @@ func TestRouterTemplateRefusesTextAfterLabel(t *testing.T) {
 // TestRouterTemplateModels converts every model path: each label is named,
 // in order, and the only catch-all ends the route.
 func TestRouterTemplateModels(t *testing.T) {
-	for _, op := range wire.Operations {
+	for _, op := range awswire.Operations {
 		tmpl, labels, err := routerTemplate(op.Path)
 		if err != nil {
 			t.Errorf("%s %s: %v", op.Service, op.Name, err)
@@ -158,7 +158,7 @@ func checkTemplate(t *testing.T, path, tmpl string, labels []string) {
 }
 
 func FuzzRouterTemplate(f *testing.F) {
-	for _, op := range wire.Operations {
+	for _, op := range awswire.Operations {
 		f.Add(op.Path)
 	}
 	for _, s := range []string{"", "/", "{", "}", "/{}", "/{+}", "/{a+}/b", "/x{a}", "/{a}x", "/{a", "//", "/{arn}/{arn}",
@@ -185,7 +185,7 @@ func FuzzRouterTemplate(f *testing.F) {
 // TestBuildRoutesShared checks the routes several operations share, and the
 // catch-alls kept to one segment where their parent path is a route.
 func TestBuildRoutesShared(t *testing.T) {
-	routes, err := buildRoutes(wire.Operations, nil)
+	routes, err := buildRoutes(awswire.Operations, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,15 +400,15 @@ func TestHandleShapes(t *testing.T) {
 		code        string
 		members     []string
 	}{
-		{"GET", "/backup-vaults/v", 501, wire.CodeNotImplemented, []string{"Code", "Message", "Type"}},
-		{"GET", "/backup-vaults/v/", 501, wire.CodeNotImplemented, []string{"Code", "Message", "Type"}},
-		{"GET", "/restapis", 501, wire.CodeNotImplemented, []string{"message"}},
-		{"GET", "/v2/apis", 501, wire.CodeNotImplemented, []string{"message"}},
-		{"GET", "/backup-vaults/v/nope", 404, wire.CodeUnknownOperation, []string{"Code", "Message", "Type"}},
-		{"PATCH", "/backup-vaults/v", 404, wire.CodeUnknownOperation, []string{"Code", "Message", "Type"}},
-		{"GET", "/v2/nope", 404, wire.CodeUnknownOperation, []string{"message"}},
-		{"GET", "/_emulator/health", 404, wire.CodeUnknownOperation, []string{"code", "message"}},
-		{"GET", "/", 404, wire.CodeUnknownOperation, []string{"code", "message"}},
+		{"GET", "/backup-vaults/v", 501, awswire.CodeNotImplemented, []string{"Code", "Message", "Type"}},
+		{"GET", "/backup-vaults/v/", 501, awswire.CodeNotImplemented, []string{"Code", "Message", "Type"}},
+		{"GET", "/restapis", 501, awswire.CodeNotImplemented, []string{"message"}},
+		{"GET", "/v2/apis", 501, awswire.CodeNotImplemented, []string{"message"}},
+		{"GET", "/backup-vaults/v/nope", 404, awswire.CodeUnknownOperation, []string{"Code", "Message", "Type"}},
+		{"PATCH", "/backup-vaults/v", 404, awswire.CodeUnknownOperation, []string{"Code", "Message", "Type"}},
+		{"GET", "/v2/nope", 404, awswire.CodeUnknownOperation, []string{"message"}},
+		{"GET", "/_emulator/health", 404, awswire.CodeUnknownOperation, []string{"code", "message"}},
+		{"GET", "/", 404, awswire.CodeUnknownOperation, []string{"code", "message"}},
 	} {
 		t.Run(fmt.Sprintf("req=%s_%s", tc.method, tc.uri), func(t *testing.T) {
 			var ctx fasthttp.RequestCtx
@@ -446,9 +446,9 @@ func TestParseErrorShapes(t *testing.T) {
 		status int
 		code   string
 	}{
-		{"/backup-vaults/v", 400, wire.CodeInvalidRequest},
-		{"/restapis", 400, wire.CodeBadRequest},
-		{"/v2/apis", 400, wire.CodeBadRequest},
+		{"/backup-vaults/v", 400, awswire.CodeInvalidRequest},
+		{"/restapis", 400, awswire.CodeBadRequest},
+		{"/v2/apis", 400, awswire.CodeBadRequest},
 		{"/_emulator/health", 400, ""}, // "": any declared code
 		{"/", 400, ""},
 	} {
@@ -460,7 +460,7 @@ func TestParseErrorShapes(t *testing.T) {
 				t.Errorf("status = %d, want %d (%s)", got, tc.status, ctx.Response.Body())
 			}
 			got := string(ctx.Response.Header.Peek(restjson.HeaderErrorType))
-			if tc.code != "" && got != tc.code || got == "" || got == wire.CodeInternalFailure {
+			if tc.code != "" && got != tc.code || got == "" || got == awswire.CodeInternalFailure {
 				t.Errorf("%s = %q, want %q", restjson.HeaderErrorType, got, tc.code)
 			}
 			if !ctx.Response.ConnectionClose() {
@@ -475,7 +475,7 @@ func TestParseErrorShapes(t *testing.T) {
 		if got := ctx.Response.StatusCode(); got != 413 {
 			t.Errorf("status = %d, want 413", got)
 		}
-		if got := string(ctx.Response.Header.Peek(restjson.HeaderErrorType)); got != wire.CodeRequestEntityTooLarge {
+		if got := string(ctx.Response.Header.Peek(restjson.HeaderErrorType)); got != awswire.CodeRequestEntityTooLarge {
 			t.Errorf("%s = %q", restjson.HeaderErrorType, got)
 		}
 	})

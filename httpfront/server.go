@@ -11,9 +11,8 @@ import (
 	"github.com/fasthttp/router"
 	"github.com/valyala/fasthttp"
 
-	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/httpfront/wire"
 )
 
 // Server is the HTTP front: it stamps every request with an id, recovers
@@ -22,8 +21,8 @@ import (
 type Server struct {
 	log          *slog.Logger
 	router       *router.Router
-	ids          *wire.RequestIDs
-	defaultScope actors.Scope
+	ids          *awswire.RequestIDs
+	defaultScope awswire.Scope
 	fast         *fasthttp.Server
 }
 
@@ -31,7 +30,7 @@ type Server struct {
 type ServerOptions struct {
 	DefaultRegion string
 	MaxBodyBytes  int
-	Handlers      map[wire.Service]map[string]restjson.Handler
+	Handlers      map[awswire.Service]map[string]restjson.Handler
 	// Extra routes outside the AWS models (the emulator's own endpoints).
 	Extra []ExtraRoute
 }
@@ -46,15 +45,15 @@ type ExtraRoute struct {
 func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s := &Server{
 		log:          log.With("component", "httpfront"),
-		ids:          wire.NewRequestIDs(),
-		defaultScope: actors.Scope{Account: wire.DefaultAccount, Region: opts.DefaultRegion},
+		ids:          awswire.NewRequestIDs(),
+		defaultScope: awswire.Scope{Account: awswire.DefaultAccount, Region: opts.DefaultRegion},
 	}
-	routes, err := buildRoutes(wire.Operations, opts.Handlers)
+	routes, err := buildRoutes(awswire.Operations, opts.Handlers)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range opts.Extra {
-		op := &wire.Operation{Service: wire.ServiceNone, Name: e.Name, Method: e.Method, Path: e.Path, Status: 200}
+		op := &awswire.Operation{Service: awswire.ServiceNone, Name: e.Name, Method: e.Method, Path: e.Path, Status: 200}
 		routes = append(routes, &route{method: e.Method, template: e.Path,
 			bindings: []*binding{{op: op, handler: e.Handler}}})
 	}
@@ -124,7 +123,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 
 func (s *Server) unknown(ctx *fasthttp.RequestCtx, path []byte) {
 	svc := classify(path)
-	restjson.WriteError(ctx, svc, wire.Errorf(svc, wire.CodeUnknownOperation,
+	restjson.WriteError(ctx, svc, awswire.Errorf(svc, awswire.CodeUnknownOperation,
 		"No operation matches %s %s", ctx.Method(), truncate(path, 256)), s.log)
 }
 
@@ -138,7 +137,7 @@ func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx) {
 		"requestId", string(ctx.Response.Header.Peek(restjson.HeaderRequestID)),
 		"method", string(ctx.Method()), "path", string(truncate(ctx.Request.URI().PathOriginal(), 256)),
 		"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-	restjson.WriteError(ctx, svc, wire.Internal(svc), s.log)
+	restjson.WriteError(ctx, svc, awswire.Internal(svc), s.log)
 }
 
 // handleParseError answers requests fasthttp could not read, in the shape of
@@ -149,16 +148,16 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
 	svc := classify(ctx.Request.URI().PathOriginal())
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
-		restjson.WriteError(ctx, svc, wire.Errorf(svc, wire.CodeRequestEntityTooLarge,
+		restjson.WriteError(ctx, svc, awswire.Errorf(svc, awswire.CodeRequestEntityTooLarge,
 			"The request body is larger than the limit of %d bytes", s.fast.MaxRequestBodySize), s.log)
 		ctx.SetConnectionClose()
 		return
 	}
-	code := wire.CodeBadRequest
-	if svc == wire.Backup {
-		code = wire.CodeInvalidRequest
+	code := awswire.CodeBadRequest
+	if svc == awswire.Backup {
+		code = awswire.CodeInvalidRequest
 	}
-	restjson.WriteError(ctx, svc, wire.New(svc, code, "The request could not be read: malformed HTTP"), s.log)
+	restjson.WriteError(ctx, svc, awswire.New(svc, code, "The request could not be read: malformed HTTP"), s.log)
 	ctx.SetConnectionClose()
 }
 
@@ -169,25 +168,25 @@ var (
 
 // credential returns the SigV4 credential scope of the request, from the
 // Authorization header or a presigned URL's X-Amz-Credential.
-func (s *Server) credential(ctx *fasthttp.RequestCtx) (wire.Scope, bool) {
+func (s *Server) credential(ctx *fasthttp.RequestCtx) (awswire.Credential, bool) {
 	if h := ctx.Request.Header.PeekBytes(headerAuthorization); len(h) > 0 {
-		return wire.ParseAuthorization(h)
+		return awswire.ParseAuthorization(h)
 	}
 	if q := ctx.QueryArgs().PeekBytes(queryCredential); len(q) > 0 {
-		return wire.ParseCredential(q)
+		return awswire.ParseCredential(q)
 	}
-	return wire.Scope{}, false
+	return awswire.Credential{}, false
 }
 
 // scope is the account and region a request acts in. Unsigned requests, and
 // credentials that do not name them, get the defaults.
-func (s *Server) scope(ctx *fasthttp.RequestCtx) actors.Scope {
+func (s *Server) scope(ctx *fasthttp.RequestCtx) awswire.Scope {
 	sc := s.defaultScope
 	cred, ok := s.credential(ctx)
 	if !ok {
 		return sc
 	}
-	if acct, ok := wire.AccountOf(cred.AccessKey); ok {
+	if acct, ok := awswire.AccountOf(cred.AccessKey); ok {
 		sc.Account = string(acct)
 	}
 	if r, ok := region(cred.Region); ok {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // maxJSONDepth bounds nesting so that hostile input cannot exhaust the
@@ -336,7 +336,7 @@ func appendJSON(b []byte, v Value, depth, limit int) []byte {
 	case nil:
 		return append(b, "null"...)
 	case string:
-		return wire.AppendString(b, v)
+		return awswire.AppendString(b, v)
 	case bool:
 		return strconv.AppendBool(b, v)
 	case int64:
@@ -361,11 +361,11 @@ func appendJSON(b []byte, v Value, depth, limit int) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = wire.AppendString(b, e.key)
+			b = awswire.AppendString(b, e.key)
 			b = append(b, ':')
 			b = appendJSON(b, e.val, depth+1, limit)
 		}
 		return append(b, '}')
 	}
-	return wire.AppendString(b, String(v))
+	return awswire.AppendString(b, String(v))
 }

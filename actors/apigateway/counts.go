@@ -1,13 +1,13 @@
 package apigateway
 
-import "github.com/cloudemu/emulator/actors"
+import "github.com/cloudemu/emulator/awswire"
 
 // Counts reports how many resources of each kind exist, per scope, from the
 // published states (an owner still being created is not counted). It is
 // read-only and takes no owner's turn.
-func (s *Service) Counts() map[actors.Scope]map[string]int {
-	out := map[actors.Scope]map[string]int{}
-	s.scopes.Range(func(sc actors.Scope, d *dirs) bool {
+func (s *Service) Counts() map[awswire.Scope]map[string]int {
+	out := map[awswire.Scope]map[string]int{}
+	s.scopes.Range(func(sc awswire.Scope, d *dirs) bool {
 		c := map[string]int{
 			"restApis": 0, "resources": 0, "deployments": 0, "stages": 0,
 			"models": 0, "authorizers": 0, "requestValidators": 0, "basePathMappings": 0,

@@ -10,8 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Deployments and stages. A deployment freezes the API's configuration
@@ -20,9 +19,9 @@ import (
 // frozen configuration, never the live one. Both live in the API's owner:
 // RestAPI.Deployments by id, RestAPI.Stages by name.
 
-func stageNotFound() *wire.Error { return notFound("Invalid Stage identifier specified") }
+func stageNotFound() *awswire.Error { return notFound("Invalid Stage identifier specified") }
 
-func deploymentNotFound() *wire.Error { return notFound("Invalid Deployment identifier specified") }
+func deploymentNotFound() *awswire.Error { return notFound("Invalid Deployment identifier specified") }
 
 // Messages AWS answers with, verbatim (two spaces after the first period
 // of the stage-variable ones are real).
@@ -71,7 +70,7 @@ var (
 	varValueRe = regexp.MustCompile(`^[A-Za-z0-9 \-._~:/?#&=,]+$`)
 )
 
-func epochOf(t *Tx) wire.Epoch { return wire.Epoch(t.Now().UnixMilli()) }
+func epochOf(t *Tx) awswire.Epoch { return awswire.Epoch(t.Now().UnixMilli()) }
 
 // checkVariables refuses stage variables (or canary overrides) AWS
 // refuses; it reports the first, in name order.
@@ -132,7 +131,7 @@ func setCache(sg *Stage, enabled bool) {
 	}
 }
 
-func newStage(name, deploymentID string, now wire.Epoch) *Stage {
+func newStage(name, deploymentID string, now awswire.Epoch) *Stage {
 	return &Stage{
 		StageName:          name,
 		DeploymentID:       deploymentID,
@@ -169,7 +168,7 @@ func cloneStage(s *Stage) *Stage {
 // ---- reads ----
 
 // Deployments returns the API's deployments in creation order.
-func (s *Service) Deployments(sc actors.Scope, apiID string) ([]*Deployment, error) {
+func (s *Service) Deployments(sc awswire.Scope, apiID string) ([]*Deployment, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -188,7 +187,7 @@ func DeploymentPosition(d *Deployment) string {
 }
 
 // Deployment returns one deployment of an API.
-func (s *Service) Deployment(sc actors.Scope, apiID, id string) (*Deployment, error) {
+func (s *Service) Deployment(sc awswire.Scope, apiID, id string) (*Deployment, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -223,7 +222,7 @@ func APISummary(d *Deployment) map[string]map[string]*MethodSnapshot {
 
 // Stages returns the API's stages by name; only those pointing at
 // deploymentID when it is not "".
-func (s *Service) Stages(sc actors.Scope, apiID, deploymentID string) ([]*Stage, error) {
+func (s *Service) Stages(sc awswire.Scope, apiID, deploymentID string) ([]*Stage, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -239,7 +238,7 @@ func (s *Service) Stages(sc actors.Scope, apiID, deploymentID string) ([]*Stage,
 }
 
 // Stage returns one stage of an API.
-func (s *Service) Stage(sc actors.Scope, apiID, name string) (*Stage, error) {
+func (s *Service) Stage(sc awswire.Scope, apiID, name string) (*Stage, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -256,7 +255,7 @@ func (s *Service) Stage(sc actors.Scope, apiID, name string) (*Stage, error) {
 // CreateDeployment freezes the API's configuration as a new deployment
 // and, with a stage name, creates that stage or points it at the new
 // deployment (with canary settings, the stage's canary instead).
-func (s *Service) CreateDeployment(sc actors.Scope, apiID string, in CreateDeploymentInput) (*Deployment, error) {
+func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDeploymentInput) (*Deployment, error) {
 	var v Validation
 	if in.CacheClusterSize != nil {
 		v.Enum("createDeploymentInput.cacheClusterSize", *in.CacheClusterSize, cacheClusterSizes...)
@@ -357,7 +356,7 @@ var deploymentPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 
 // UpdateDeployment patches a deployment's description; what it froze
 // never changes.
-func (s *Service) UpdateDeployment(sc actors.Scope, apiID, id string, ops []PatchOp) (*Deployment, error) {
+func (s *Service) UpdateDeployment(sc awswire.Scope, apiID, id string, ops []PatchOp) (*Deployment, error) {
 	var v Validation
 	v.PatchOps("updateDeploymentInput", ops)
 	if err := v.Err(); err != nil {
@@ -384,7 +383,7 @@ func (s *Service) UpdateDeployment(sc actors.Scope, apiID, id string, ops []Patc
 
 // DeleteDeployment deletes a deployment no stage (nor stage canary)
 // points at.
-func (s *Service) DeleteDeployment(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteDeployment(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (bool, error) {
 		st := t.State()
 		if _, ok := st.Deployments[id]; !ok {
@@ -404,7 +403,7 @@ func (s *Service) DeleteDeployment(sc actors.Scope, apiID, id string) error {
 // ---- stages ----
 
 // CreateStage creates a stage pointing at an existing deployment.
-func (s *Service) CreateStage(sc actors.Scope, apiID string, in CreateStageInput) (*Stage, error) {
+func (s *Service) CreateStage(sc awswire.Scope, apiID string, in CreateStageInput) (*Stage, error) {
 	var v Validation
 	if in.CacheClusterSize != nil {
 		v.Enum("createStageInput.cacheClusterSize", *in.CacheClusterSize, cacheClusterSizes...)
@@ -475,7 +474,7 @@ func (s *Service) CreateStage(sc actors.Scope, apiID string, in CreateStageInput
 // DeleteStage deletes a stage, then drops the references usage plans and
 // base path mappings hold to it (outside the API's owner, which must not
 // wait on others).
-func (s *Service) DeleteStage(sc actors.Scope, apiID, name string) error {
+func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (bool, error) {
 		if _, ok := t.State().Stages[name]; !ok {
 			return false, stageNotFound()
@@ -492,7 +491,7 @@ func (s *Service) DeleteStage(sc actors.Scope, apiID, name string) error {
 
 // UpdateStage applies patch operations to a stage, in order; if one fails
 // nothing changes.
-func (s *Service) UpdateStage(sc actors.Scope, apiID, name string, ops []PatchOp) (*Stage, error) {
+func (s *Service) UpdateStage(sc awswire.Scope, apiID, name string, ops []PatchOp) (*Stage, error) {
 	var v Validation
 	v.PatchOps("updateStageInput", ops)
 	if err := v.Err(); err != nil {

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
-var depScope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+var depScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
 // depService starts a service on st in a fresh actor system.
 func depService(t *testing.T, st store.Store) *Service {
@@ -54,7 +54,7 @@ func depSetRootMethod(t *testing.T, s *Service, apiID string, m *Method) {
 
 func depWantErr(t *testing.T, err error, code, msg string) {
 	t.Helper()
-	we, ok := err.(*wire.Error)
+	we, ok := err.(*awswire.Error)
 	if !ok || we.Code != code || we.Message != msg {
 		t.Fatalf("want %s %q, got %#v", code, msg, err)
 	}
@@ -109,9 +109,9 @@ func TestDeploymentRefusals(t *testing.T) {
 	for _, tc := range []struct {
 		name, api, code, msg string
 	}{
-		{"case=no-methods", bare.API.ID, wire.CodeBadRequest, "The REST API doesn't contain any methods"},
-		{"case=no-integration", noIntegration, wire.CodeBadRequest, "No integration defined for method"},
-		{"case=no-api", "nope", wire.CodeNotFound, "Invalid API identifier specified 000000000000:nope"},
+		{"case=no-methods", bare.API.ID, awswire.CodeBadRequest, "The REST API doesn't contain any methods"},
+		{"case=no-integration", noIntegration, awswire.CodeBadRequest, "No integration defined for method"},
+		{"case=no-api", "nope", awswire.CodeNotFound, "Invalid API identifier specified 000000000000:nope"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.CreateDeployment(depScope, tc.api, CreateDeploymentInput{})

@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Domain names (with their base path mappings) and VPC links are inert
@@ -53,12 +52,12 @@ var (
 )
 
 // DomainNotFound is the error for an unknown domain name.
-func DomainNotFound() *wire.Error { return notFound("Invalid domain name identifier specified") }
+func DomainNotFound() *awswire.Error { return notFound("Invalid domain name identifier specified") }
 
 // VpcLinkNotFound is the error for an unknown VPC link.
-func VpcLinkNotFound() *wire.Error { return notFound("Invalid Vpc Link identifier specified") }
+func VpcLinkNotFound() *awswire.Error { return notFound("Invalid Vpc Link identifier specified") }
 
-func mappingGone() *wire.Error { return notFound("Invalid base path mapping identifier specified") }
+func mappingGone() *awswire.Error { return notFound("Invalid base path mapping identifier specified") }
 
 // ---- domain names ----
 
@@ -87,7 +86,7 @@ func validDomainName(name string) bool {
 // CreateDomainName creates the domain dn (its user-given members set) and
 // fills in what AWS computes: status, ARN, the CloudFront or regional
 // names, the security policy and routing mode defaults.
-func (s *Service) CreateDomainName(sc actors.Scope, dn DomainName) (*DomainState, error) {
+func (s *Service) CreateDomainName(sc awswire.Scope, dn DomainName) (*DomainState, error) {
 	if dn.DomainName == "" {
 		return nil, BadRequest("No Domain Name specified")
 	}
@@ -128,32 +127,32 @@ func (s *Service) CreateDomainName(sc actors.Scope, dn DomainName) (*DomainState
 	dn.DomainNameARN = "arn:aws:apigateway:" + sc.Region + "::/domainnames/" + dn.DomainName
 	if ec.Types[0] == "PRIVATE" {
 		// A private domain has an id; its ARN names the owner and the id.
-		dn.DomainNameID = wire.ShortID(10)
+		dn.DomainNameID = awswire.ShortID(10)
 		dn.DomainNameARN = "arn:aws:apigateway:" + sc.Region + ":" + sc.Account + ":/domainnames/" +
 			dn.DomainName + "+" + dn.DomainNameID
 	}
 	if dn.CertificateARN != "" || dn.CertificateName != "" {
-		now := wire.Epoch(s.now().UnixMilli())
+		now := awswire.Epoch(s.now().UnixMilli())
 		dn.CertificateUploadDate = &now
 	}
 	syncDomainEndpoints(sc, &dn)
 	d := s.scopes.Get(sc)
 	st := &DomainState{Domain: dn, Seq: s.seq.Add(1)}
-	return createRecord(s, sc, kindDomain, d.domains, dn.DomainName, st, func() *wire.Error {
+	return createRecord(s, sc, kindDomain, d.domains, dn.DomainName, st, func() *awswire.Error {
 		return BadRequest("The domain name you provided already exists.")
 	})
 }
 
 // syncDomainEndpoints gives each endpoint type the host names AWS gives it
 // (kept once given) and drops those of types no longer set.
-func syncDomainEndpoints(sc actors.Scope, dn *DomainName) {
+func syncDomainEndpoints(sc awswire.Scope, dn *DomainName) {
 	var types []string
 	if dn.EndpointConfiguration != nil {
 		types = dn.EndpointConfiguration.Types
 	}
 	if slices.Contains(types, "EDGE") {
 		if dn.DistributionDomainName == "" {
-			dn.DistributionDomainName = "d" + wire.ShortID(13) + ".cloudfront.net"
+			dn.DistributionDomainName = "d" + awswire.ShortID(13) + ".cloudfront.net"
 		}
 		dn.DistributionHostedZoneID = edgeHostedZoneID
 	} else {
@@ -161,7 +160,7 @@ func syncDomainEndpoints(sc actors.Scope, dn *DomainName) {
 	}
 	if slices.Contains(types, "REGIONAL") {
 		if dn.RegionalDomainName == "" {
-			dn.RegionalDomainName = "d-" + wire.ShortID(10) + ".execute-api." + sc.Region + ".amazonaws.com"
+			dn.RegionalDomainName = "d-" + awswire.ShortID(10) + ".execute-api." + sc.Region + ".amazonaws.com"
 		}
 		dn.RegionalHostedZoneID = cmp.Or(regionalHostedZones[sc.Region], regionalHostedZones["us-east-1"])
 	} else {
@@ -171,7 +170,7 @@ func syncDomainEndpoints(sc actors.Scope, dn *DomainName) {
 
 // Domain returns the published domain name; domainNameID, when given, must
 // be the domain's id (private domains).
-func (s *Service) Domain(sc actors.Scope, name, domainNameID string) (*DomainState, bool) {
+func (s *Service) Domain(sc awswire.Scope, name, domainNameID string) (*DomainState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -184,7 +183,7 @@ func (s *Service) Domain(sc actors.Scope, name, domainNameID string) (*DomainSta
 }
 
 // Domains returns every domain name of the scope, by name.
-func (s *Service) Domains(sc actors.Scope) []*DomainState {
+func (s *Service) Domains(sc awswire.Scope) []*DomainState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -213,7 +212,7 @@ var domainPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 }}
 
 // UpdateDomainName applies patch operations to a domain name.
-func (s *Service) UpdateDomainName(sc actors.Scope, name, domainNameID string, ops []PatchOp) (*DomainState, error) {
+func (s *Service) UpdateDomainName(sc awswire.Scope, name, domainNameID string, ops []PatchOp) (*DomainState, error) {
 	var v Validation
 	v.PatchOps("updateDomainNameInput", ops)
 	if err := v.Err(); err != nil {
@@ -252,7 +251,7 @@ func (s *Service) UpdateDomainName(sc actors.Scope, name, domainNameID string, o
 				if dn.CertificateARN == "" && dn.CertificateName == "" {
 					dn.CertificateUploadDate = nil
 				} else {
-					at := wire.Epoch(now.UnixMilli())
+					at := awswire.Epoch(now.UnixMilli())
 					dn.CertificateUploadDate = &at
 				}
 			}
@@ -345,7 +344,7 @@ func patchDomain(dn *DomainName, o PatchOp) error {
 }
 
 // DeleteDomainName deletes a domain name and its base path mappings.
-func (s *Service) DeleteDomainName(sc actors.Scope, name, domainNameID string) error {
+func (s *Service) DeleteDomainName(sc awswire.Scope, name, domainNameID string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return DomainNotFound()
@@ -369,7 +368,7 @@ func BasePathKey(basePath string) string {
 
 // checkMapping checks what a mapping names, as AWS does when it is created
 // or changed: a one-level base path, an existing API and stage.
-func (s *Service) checkMapping(sc actors.Scope, m *BasePathMapping) error {
+func (s *Service) checkMapping(sc awswire.Scope, m *BasePathMapping) error {
 	if strings.Contains(m.BasePath, "/") {
 		return BadRequest("API Gateway V1 doesn't support the slash character (/) in base path mappings. " +
 			"To create a multi-level base path mapping, use API Gateway V2.")
@@ -386,7 +385,7 @@ func (s *Service) checkMapping(sc actors.Scope, m *BasePathMapping) error {
 
 // mutateMappings runs fn on a copy of the domain's mappings; fn returns the
 // reply, or nil to leave the domain unchanged.
-func mutateMappings[R any](s *Service, sc actors.Scope, domain, domainNameID string,
+func mutateMappings[R any](s *Service, sc awswire.Scope, domain, domainNameID string,
 	fn func(cur *DomainState, next map[string]*BasePathMapping) (R, bool, error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
@@ -416,7 +415,7 @@ func mutateMappings[R any](s *Service, sc actors.Scope, domain, domainNameID str
 }
 
 // CreateBasePathMapping maps a base path of a domain to an API (and stage).
-func (s *Service) CreateBasePathMapping(sc actors.Scope, domain, domainNameID string, m BasePathMapping) (*BasePathMapping, error) {
+func (s *Service) CreateBasePathMapping(sc awswire.Scope, domain, domainNameID string, m BasePathMapping) (*BasePathMapping, error) {
 	m.BasePath = BasePathKey(m.BasePath)
 	return mutateMappings(s, sc, domain, domainNameID,
 		func(_ *DomainState, next map[string]*BasePathMapping) (*BasePathMapping, bool, error) {
@@ -433,7 +432,7 @@ func (s *Service) CreateBasePathMapping(sc actors.Scope, domain, domainNameID st
 }
 
 // BasePathMapping returns one mapping of a domain.
-func (s *Service) BasePathMapping(sc actors.Scope, domain, domainNameID, basePath string) (*BasePathMapping, error) {
+func (s *Service) BasePathMapping(sc awswire.Scope, domain, domainNameID, basePath string) (*BasePathMapping, error) {
 	st, ok := s.Domain(sc, domain, domainNameID)
 	if !ok {
 		return nil, DomainNotFound()
@@ -446,7 +445,7 @@ func (s *Service) BasePathMapping(sc actors.Scope, domain, domainNameID, basePat
 }
 
 // BasePathMappings returns a domain's mappings, by base path.
-func (s *Service) BasePathMappings(sc actors.Scope, domain, domainNameID string) ([]*BasePathMapping, error) {
+func (s *Service) BasePathMappings(sc awswire.Scope, domain, domainNameID string) ([]*BasePathMapping, error) {
 	st, ok := s.Domain(sc, domain, domainNameID)
 	if !ok {
 		return nil, DomainNotFound()
@@ -467,7 +466,7 @@ var mappingPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 
 // UpdateBasePathMapping re-points or renames a mapping. Renaming it onto an
 // existing base path replaces that mapping, as AWS does.
-func (s *Service) UpdateBasePathMapping(sc actors.Scope, domain, domainNameID, basePath string, ops []PatchOp) (*BasePathMapping, error) {
+func (s *Service) UpdateBasePathMapping(sc awswire.Scope, domain, domainNameID, basePath string, ops []PatchOp) (*BasePathMapping, error) {
 	var v Validation
 	v.PatchOps("updateBasePathMappingInput", ops)
 	if err := v.Err(); err != nil {
@@ -504,7 +503,7 @@ func (s *Service) UpdateBasePathMapping(sc actors.Scope, domain, domainNameID, b
 }
 
 // DeleteBasePathMapping removes one mapping of a domain.
-func (s *Service) DeleteBasePathMapping(sc actors.Scope, domain, domainNameID, basePath string) error {
+func (s *Service) DeleteBasePathMapping(sc awswire.Scope, domain, domainNameID, basePath string) error {
 	key := BasePathKey(basePath)
 	_, err := mutateMappings(s, sc, domain, domainNameID,
 		func(_ *DomainState, next map[string]*BasePathMapping) (struct{}, bool, error) {
@@ -520,7 +519,7 @@ func (s *Service) DeleteBasePathMapping(sc actors.Scope, domain, domainNameID, b
 // dropMappings removes the base path mappings that point at the API stage
 // (at any stage of the API when stage is ""). Each domain's owner changes
 // its own state.
-func (s *Service) dropMappings(sc actors.Scope, apiID, stage string) {
+func (s *Service) dropMappings(sc awswire.Scope, apiID, stage string) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return
@@ -538,14 +537,14 @@ func (s *Service) dropMappings(sc actors.Scope, apiID, stage string) {
 				maps.DeleteFunc(next, func(_ string, m *BasePathMapping) bool { return points(m) })
 				return struct{}{}, len(next) != n, nil
 			})
-		if err != nil && !domainsIsCode(err, wire.CodeNotFound) {
+		if err != nil && !domainsIsCode(err, awswire.CodeNotFound) {
 			s.log.Warn("drop base path mappings", "domain", st.Domain.DomainName, "api", apiID, "err", err)
 		}
 	}
 }
 
 func domainsIsCode(err error, code string) bool {
-	var we *wire.Error
+	var we *awswire.Error
 	return errors.As(err, &we) && we.Code == code
 }
 
@@ -553,7 +552,7 @@ func domainsIsCode(err error, code string) bool {
 
 // CreateVpcLink creates a VPC link, AVAILABLE at once (SPEC.md): no
 // connectivity is ever set up.
-func (s *Service) CreateVpcLink(sc actors.Scope, l VpcLink) (*LinkState, error) {
+func (s *Service) CreateVpcLink(sc awswire.Scope, l VpcLink) (*LinkState, error) {
 	if l.Name == "" {
 		return nil, BadRequest("Name cannot be empty")
 	}
@@ -561,7 +560,7 @@ func (s *Service) CreateVpcLink(sc actors.Scope, l VpcLink) (*LinkState, error) 
 		return nil, BadRequest("Target ARNs cannot be empty")
 	}
 	for _, a := range l.TargetARNs {
-		if _, ok := wire.ParseARN(a); !ok {
+		if _, ok := awswire.ParseARN(a); !ok {
 			return nil, BadRequest("Invalid ARN. ARN is not well formed %s", a)
 		}
 	}
@@ -571,19 +570,19 @@ func (s *Service) CreateVpcLink(sc actors.Scope, l VpcLink) (*LinkState, error) 
 	l.Status, l.StatusMessage = "AVAILABLE", VpcLinkReady
 	d := s.scopes.Get(sc)
 	for range 8 {
-		l.ID = wire.ShortID(6)
+		l.ID = awswire.ShortID(6)
 		clash := false
 		st, err := createRecord(s, sc, kindLink, d.links, l.ID, &LinkState{Link: l, Seq: s.seq.Add(1)},
-			func() *wire.Error { clash = true; return Conflict("VPC link id %s is taken", l.ID) })
+			func() *awswire.Error { clash = true; return Conflict("VPC link id %s is taken", l.ID) })
 		if err == nil || !clash {
 			return st, err
 		}
 	}
-	return nil, wire.Unavailable(wire.APIGateway)
+	return nil, awswire.Unavailable(awswire.APIGateway)
 }
 
 // VpcLink returns the published VPC link id.
-func (s *Service) VpcLink(sc actors.Scope, id string) (*LinkState, bool) {
+func (s *Service) VpcLink(sc awswire.Scope, id string) (*LinkState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -592,7 +591,7 @@ func (s *Service) VpcLink(sc actors.Scope, id string) (*LinkState, bool) {
 }
 
 // VpcLinks returns every VPC link of the scope in creation order.
-func (s *Service) VpcLinks(sc actors.Scope) []*LinkState {
+func (s *Service) VpcLinks(sc awswire.Scope) []*LinkState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -607,7 +606,7 @@ var linkPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 }}
 
 // UpdateVpcLink applies patch operations to a VPC link.
-func (s *Service) UpdateVpcLink(sc actors.Scope, id string, ops []PatchOp) (*LinkState, error) {
+func (s *Service) UpdateVpcLink(sc awswire.Scope, id string, ops []PatchOp) (*LinkState, error) {
 	var v Validation
 	v.PatchOps("updateVpcLinkInput", ops)
 	if err := v.Err(); err != nil {
@@ -642,7 +641,7 @@ func (s *Service) UpdateVpcLink(sc actors.Scope, id string, ops []PatchOp) (*Lin
 }
 
 // DeleteVpcLink deletes a VPC link.
-func (s *Service) DeleteVpcLink(sc actors.Scope, id string) error {
+func (s *Service) DeleteVpcLink(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return VpcLinkNotFound()

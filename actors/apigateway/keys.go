@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // API keys and usage plans are single-record owners (records.go). A usage
@@ -19,13 +19,13 @@ import (
 // it go.
 
 // Errors as API Gateway words them for keys and plans.
-func keyNotFound() *wire.Error  { return notFound("Invalid API Key identifier specified") }
-func planNotFound() *wire.Error { return notFound("Invalid Usage Plan ID specified") }
+func keyNotFound() *awswire.Error  { return notFound("Invalid API Key identifier specified") }
+func planNotFound() *awswire.Error { return notFound("Invalid Usage Plan ID specified") }
 
 // errIDTaken reports a random id clash, retried with a new id.
 var errIDTaken = Conflict("apigateway: id taken")
 
-func idTaken() *wire.Error { return errIDTaken }
+func idTaken() *awswire.Error { return errIDTaken }
 
 // ---- API keys ----
 
@@ -56,7 +56,7 @@ type StageKey struct {
 }
 
 // checkStage refuses a stage key naming a missing API or stage.
-func (s *Service) checkStage(sc actors.Scope, apiID, stage string) error {
+func (s *Service) checkStage(sc awswire.Scope, apiID, stage string) error {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return APINotFound(sc, apiID)
@@ -69,7 +69,7 @@ func (s *Service) checkStage(sc actors.Scope, apiID, stage string) error {
 
 // CreateAPIKey creates k (its id, value and dates set here when empty),
 // with stageKeys checked to exist. The value must be unique in the scope.
-func (s *Service) CreateAPIKey(sc actors.Scope, k APIKey, stageKeys []StageKey) (*KeyState, error) {
+func (s *Service) CreateAPIKey(sc awswire.Scope, k APIKey, stageKeys []StageKey) (*KeyState, error) {
 	if err := ValidateTags(k.Tags); err != nil {
 		return nil, err
 	}
@@ -99,23 +99,23 @@ func (s *Service) CreateAPIKey(sc actors.Scope, k APIKey, stageKeys []StageKey) 
 		// may both pass, which only a value index would prevent.
 		return nil, Conflict("API Key already exists")
 	}
-	now := wire.Epoch(s.now().UnixMilli())
+	now := awswire.Epoch(s.now().UnixMilli())
 	k.CreatedDate, k.LastUpdatedDate = now, now
 	k.Tags = maps.Clone(k.Tags)
 	seq := s.seq.Add(1)
 	for range 8 {
-		k.ID = wire.ShortID(10)
+		k.ID = awswire.ShortID(10)
 		st := &KeyState{Key: k, Seq: seq, Memo: new(actors.Memo)}
 		r, err := createRecord(s, sc, kindAPIKey, d.keys, k.ID, st, idTaken)
 		if err != errIDTaken {
 			return r, err
 		}
 	}
-	return nil, wire.Unavailable(wire.APIGateway)
+	return nil, awswire.Unavailable(awswire.APIGateway)
 }
 
 // APIKey returns the published API key id.
-func (s *Service) APIKey(sc actors.Scope, id string) (*KeyState, bool) {
+func (s *Service) APIKey(sc awswire.Scope, id string) (*KeyState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -125,7 +125,7 @@ func (s *Service) APIKey(sc actors.Scope, id string) (*KeyState, bool) {
 
 // APIKeys returns every API key of the scope ordered by id, the order
 // positions page through.
-func (s *Service) APIKeys(sc actors.Scope) []*KeyState {
+func (s *Service) APIKeys(sc awswire.Scope) []*KeyState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -135,7 +135,7 @@ func (s *Service) APIKeys(sc actors.Scope) []*KeyState {
 
 // KeyByValue finds the API key whose value is value (the data plane's
 // lookup of an x-api-key header). It scans the scope's keys.
-func (s *Service) KeyByValue(sc actors.Scope, value string) (*KeyState, bool) {
+func (s *Service) KeyByValue(sc awswire.Scope, value string) (*KeyState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -160,7 +160,7 @@ var apiKeyPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 }}
 
 // UpdateAPIKey applies patch operations to an API key.
-func (s *Service) UpdateAPIKey(sc actors.Scope, id string, ops []PatchOp) (*KeyState, error) {
+func (s *Service) UpdateAPIKey(sc awswire.Scope, id string, ops []PatchOp) (*KeyState, error) {
 	var v Validation
 	v.PatchOps("updateApiKeyInput", ops)
 	if err := v.Err(); err != nil {
@@ -214,7 +214,7 @@ func (s *Service) UpdateAPIKey(sc actors.Scope, id string, ops []PatchOp) (*KeyS
 		if k.StageKeys == nil {
 			k.StageKeys = []string{}
 		}
-		k.LastUpdatedDate = wire.Epoch(s.now().UnixMilli())
+		k.LastUpdatedDate = awswire.Epoch(s.now().UnixMilli())
 		next.Memo = new(actors.Memo)
 		return &next, &next, nil
 	})
@@ -222,7 +222,7 @@ func (s *Service) UpdateAPIKey(sc actors.Scope, id string, ops []PatchOp) (*KeyS
 
 // DeleteAPIKey deletes an API key and removes it from every usage plan
 // holding it.
-func (s *Service) DeleteAPIKey(sc actors.Scope, id string) error {
+func (s *Service) DeleteAPIKey(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return keyNotFound()
@@ -239,7 +239,7 @@ func (s *Service) DeleteAPIKey(sc actors.Scope, id string) error {
 }
 
 // unlinkKey removes key from plan, if both are still there.
-func (s *Service) unlinkKey(sc actors.Scope, d *dirs, planID, keyID string) {
+func (s *Service) unlinkKey(sc awswire.Scope, d *dirs, planID, keyID string) {
 	_, _ = mutateRecord(s, sc, kindPlan, d.plans, planID, planNotFound, func(cur *PlanState) (*PlanState, any, error) {
 		if !slices.Contains(cur.KeyIDs, keyID) {
 			return nil, nil, nil
@@ -255,11 +255,11 @@ func (s *Service) unlinkKey(sc actors.Scope, d *dirs, planID, keyID string) {
 // invalidCreateStage is AWS's answer to CreateUsagePlan naming an API
 // stage that is empty or does not exist: the template, unformatted, as
 // AWS sends it.
-func invalidCreateStage() *wire.Error {
-	return wire.New(wire.APIGateway, wire.CodeBadRequest, "Invalid API Stage {api: %s, stage: %s} specified for usageplan %s")
+func invalidCreateStage() *awswire.Error {
+	return awswire.New(awswire.APIGateway, awswire.CodeBadRequest, "Invalid API Stage {api: %s, stage: %s} specified for usageplan %s")
 }
 
-func invalidPlanStage(apiID, stage, planID string) *wire.Error {
+func invalidPlanStage(apiID, stage, planID string) *awswire.Error {
 	return notFound("Invalid API Stage {api: %s, stage: %s} specified for usageplan %s", apiID, stage, planID)
 }
 
@@ -286,7 +286,7 @@ func checkThrottle(t *ThrottleSettings) error {
 }
 
 // CreateUsagePlan creates p (its id set here); its API stages must exist.
-func (s *Service) CreateUsagePlan(sc actors.Scope, p UsagePlan) (*PlanState, error) {
+func (s *Service) CreateUsagePlan(sc awswire.Scope, p UsagePlan) (*PlanState, error) {
 	// The period is a model enum: a ValidationException, before the rest.
 	if p.Quota != nil && p.Quota.Period != "" {
 		var v Validation
@@ -342,14 +342,14 @@ func (s *Service) CreateUsagePlan(sc actors.Scope, p UsagePlan) (*PlanState, err
 	seq := s.seq.Add(1)
 	for range 8 {
 		// AWS's usage plan ids are 6 lowercase alphanumerics ("n371pt").
-		p.ID = wire.ShortID(6)
+		p.ID = awswire.ShortID(6)
 		st := &PlanState{Plan: p, Seq: seq}
 		r, err := createRecord(s, sc, kindPlan, d.plans, p.ID, st, idTaken)
 		if err != errIDTaken {
 			return r, err
 		}
 	}
-	return nil, wire.Unavailable(wire.APIGateway)
+	return nil, awswire.Unavailable(awswire.APIGateway)
 }
 
 func cloneThrottles(m map[string]*ThrottleSettings) map[string]*ThrottleSettings {
@@ -365,7 +365,7 @@ func cloneThrottles(m map[string]*ThrottleSettings) map[string]*ThrottleSettings
 }
 
 // UsagePlan returns the published usage plan id.
-func (s *Service) UsagePlan(sc actors.Scope, id string) (*PlanState, bool) {
+func (s *Service) UsagePlan(sc awswire.Scope, id string) (*PlanState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -374,7 +374,7 @@ func (s *Service) UsagePlan(sc actors.Scope, id string) (*PlanState, bool) {
 }
 
 // UsagePlans returns every usage plan of the scope ordered by id.
-func (s *Service) UsagePlans(sc actors.Scope) []*PlanState {
+func (s *Service) UsagePlans(sc awswire.Scope) []*PlanState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -453,7 +453,7 @@ func checkPlanPatch(ops []PatchOp) error {
 
 // UpdateUsagePlan applies patch operations to a usage plan. API stages
 // added must exist; a failed update changes nothing.
-func (s *Service) UpdateUsagePlan(sc actors.Scope, id string, ops []PatchOp) (*PlanState, error) {
+func (s *Service) UpdateUsagePlan(sc awswire.Scope, id string, ops []PatchOp) (*PlanState, error) {
 	var v Validation
 	v.PatchOps("updateUsagePlanInput", ops)
 	if err := v.Err(); err != nil {
@@ -501,7 +501,7 @@ func (s *Service) UpdateUsagePlan(sc actors.Scope, id string, ops []PatchOp) (*P
 	})
 }
 
-func (s *Service) patchPlan(sc actors.Scope, st *PlanState, o PatchOp) error {
+func (s *Service) patchPlan(sc awswire.Scope, st *PlanState, o PatchOp) error {
 	p := &st.Plan
 	switch o.Path {
 	case "/name":
@@ -563,7 +563,7 @@ func splitAPIStage(v string) (apiID, stage string, ok bool) {
 	return parts[0], parts[1], true
 }
 
-func (s *Service) patchPlanStages(sc actors.Scope, p *UsagePlan, o PatchOp) error {
+func (s *Service) patchPlanStages(sc awswire.Scope, p *UsagePlan, o PatchOp) error {
 	apiID, stage, ok := splitAPIStage(o.Val())
 	if !ok {
 		return BadRequest("Invalid API Stage specified")
@@ -671,7 +671,7 @@ func parseRate(o PatchOp) (Rate, error) {
 
 // DeleteUsagePlan deletes a usage plan and its links to API keys. AWS
 // refuses while the plan still names API stages.
-func (s *Service) DeleteUsagePlan(sc actors.Scope, id string) error {
+func (s *Service) DeleteUsagePlan(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return planNotFound()
@@ -697,7 +697,7 @@ func (s *Service) DeleteUsagePlan(sc actors.Scope, id string) error {
 // dropPlanStages removes the API stage (every stage of the API when stage
 // is "") from the usage plans that name it. It asks each plan's owner, so
 // it MUST NOT run inside an owner.
-func (s *Service) dropPlanStages(sc actors.Scope, apiID, stage string) {
+func (s *Service) dropPlanStages(sc awswire.Scope, apiID, stage string) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return
@@ -728,7 +728,7 @@ func PlanKey(k *APIKey) UsagePlanKey {
 
 // CreateUsagePlanKey links an existing API key to a usage plan. A key may
 // not reach one API stage through two plans.
-func (s *Service) CreateUsagePlanKey(sc actors.Scope, planID, keyID, keyType string) (UsagePlanKey, error) {
+func (s *Service) CreateUsagePlanKey(sc awswire.Scope, planID, keyID, keyType string) (UsagePlanKey, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return UsagePlanKey{}, planNotFound()
@@ -775,7 +775,7 @@ func (s *Service) CreateUsagePlanKey(sc actors.Scope, planID, keyID, keyType str
 }
 
 // UsagePlanKey returns the API key keyID as linked to plan planID.
-func (s *Service) UsagePlanKey(sc actors.Scope, planID, keyID string) (UsagePlanKey, error) {
+func (s *Service) UsagePlanKey(sc awswire.Scope, planID, keyID string) (UsagePlanKey, error) {
 	key, ok := s.APIKey(sc, keyID)
 	if !ok {
 		return UsagePlanKey{}, keyNotFound()
@@ -789,7 +789,7 @@ func (s *Service) UsagePlanKey(sc actors.Scope, planID, keyID string) (UsagePlan
 
 // UsagePlanKeys returns the keys linked to a plan ordered by id; an
 // unknown plan has none.
-func (s *Service) UsagePlanKeys(sc actors.Scope, planID string) []UsagePlanKey {
+func (s *Service) UsagePlanKeys(sc awswire.Scope, planID string) []UsagePlanKey {
 	p, ok := s.UsagePlan(sc, planID)
 	if !ok {
 		return nil
@@ -805,7 +805,7 @@ func (s *Service) UsagePlanKeys(sc actors.Scope, planID string) []UsagePlanKey {
 }
 
 // DeleteUsagePlanKey unlinks an API key from a plan.
-func (s *Service) DeleteUsagePlanKey(sc actors.Scope, planID, keyID string) error {
+func (s *Service) DeleteUsagePlanKey(sc awswire.Scope, planID, keyID string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return keyNotFound()
@@ -825,7 +825,7 @@ func (s *Service) DeleteUsagePlanKey(sc actors.Scope, planID, keyID string) erro
 }
 
 // PlansOfKey returns the plans an API key is linked to, ordered by id.
-func (s *Service) PlansOfKey(sc actors.Scope, keyID string) []*PlanState {
+func (s *Service) PlansOfKey(sc awswire.Scope, keyID string) []*PlanState {
 	var out []*PlanState
 	for _, p := range s.UsagePlans(sc) {
 		if slices.Contains(p.KeyIDs, keyID) {

@@ -13,8 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // This file owns a REST API's models, authorizers, request validators and
@@ -69,22 +68,22 @@ func (v *modelsCheck) err() error {
 	case 0:
 		return nil
 	case 1:
-		return wire.New(wire.APIGateway, wire.CodeValidation, "1 validation error detected: "+v.errs[0])
+		return awswire.New(awswire.APIGateway, awswire.CodeValidation, "1 validation error detected: "+v.errs[0])
 	}
-	return wire.New(wire.APIGateway, wire.CodeValidation,
+	return awswire.New(awswire.APIGateway, awswire.CodeValidation,
 		fmt.Sprintf("%d validation errors detected: %s", len(v.errs), strings.Join(v.errs, "; ")))
 }
 
 // modelsIsAPINotFound reports whether err is APINotFound's error.
 func modelsIsAPINotFound(err error) bool {
-	var we *wire.Error
-	return errors.As(err, &we) && we.Code == wire.CodeNotFound &&
+	var we *awswire.Error
+	return errors.As(err, &we) && we.Code == awswire.CodeNotFound &&
 		strings.HasPrefix(we.Message, "Invalid API identifier specified ")
 }
 
 // modelsMutate is Mutate for operations on one item of an API: AWS reports a
 // missing API as the item missing (gone), not as the API missing.
-func modelsMutate[R any](s *Service, sc actors.Scope, apiID string, gone *wire.Error, fn func(t *Tx) (R, error)) (R, error) {
+func modelsMutate[R any](s *Service, sc awswire.Scope, apiID string, gone *awswire.Error, fn func(t *Tx) (R, error)) (R, error) {
 	var zero R
 	if _, ok := s.API(sc, apiID); !ok {
 		return zero, gone
@@ -117,7 +116,7 @@ func modelsCheckPatch(p Patchable, ops []PatchOp) error {
 }
 
 // modelsRead returns the published API, or gone when there is none.
-func (s *Service) modelsRead(sc actors.Scope, apiID string, gone *wire.Error) (*RestAPI, error) {
+func (s *Service) modelsRead(sc awswire.Scope, apiID string, gone *awswire.Error) (*RestAPI, error) {
 	r, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, gone
@@ -197,14 +196,14 @@ var modelNameRe = regexp.MustCompile(`^[a-zA-Z0-9]+$`)
 
 // ModelNotFound is the error for an unknown model, or an unknown API on
 // an operation naming a model.
-func ModelNotFound(name string) *wire.Error {
+func ModelNotFound(name string) *awswire.Error {
 	return notFound("Invalid model name specified: %s", name)
 }
 
 const emptySchemaMessage = "Model schema must have at least 1 property or array items defined"
 
 // CreateModel adds a model to API apiID.
-func (s *Service) CreateModel(sc actors.Scope, apiID string, in ModelInput) (*Model, error) {
+func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*Model, error) {
 	var v modelsCheck
 	v.notNull("createModelInput.name", in.Name != nil)
 	v.notNull("createModelInput.contentType", in.ContentType != nil)
@@ -307,7 +306,7 @@ func checkModelRefs(st *RestAPI, n *modelSchemaNode) error {
 }
 
 // GetModel returns the model called name.
-func (s *Service) GetModel(sc actors.Scope, apiID, name string) (*RestAPI, *Model, error) {
+func (s *Service) GetModel(sc awswire.Scope, apiID, name string) (*RestAPI, *Model, error) {
 	r, err := s.modelsRead(sc, apiID, ModelNotFound(name))
 	if err != nil {
 		return nil, nil, err
@@ -320,7 +319,7 @@ func (s *Service) GetModel(sc actors.Scope, apiID, name string) (*RestAPI, *Mode
 }
 
 // Models returns the API's models in name order.
-func (s *Service) Models(sc actors.Scope, apiID string) ([]*Model, error) {
+func (s *Service) Models(sc awswire.Scope, apiID string) ([]*Model, error) {
 	r, err := s.modelsRead(sc, apiID, APINotFound(sc, apiID))
 	if err != nil {
 		return nil, err
@@ -337,7 +336,7 @@ var modelPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 }}
 
 // UpdateModel applies patch operations to a model.
-func (s *Service) UpdateModel(sc actors.Scope, apiID, name string, ops []PatchOp) (*Model, error) {
+func (s *Service) UpdateModel(sc awswire.Scope, apiID, name string, ops []PatchOp) (*Model, error) {
 	var v modelsCheck
 	v.patchOps("updateModelInput", ops)
 	if err := v.err(); err != nil {
@@ -377,7 +376,7 @@ func (s *Service) UpdateModel(sc actors.Scope, apiID, name string, ops []PatchOp
 }
 
 // DeleteModel deletes a model no method request or response uses.
-func (s *Service) DeleteModel(sc actors.Scope, apiID, name string) error {
+func (s *Service) DeleteModel(sc awswire.Scope, apiID, name string) error {
 	_, err := modelsMutate(s, sc, apiID, ModelNotFound(name), func(t *Tx) (struct{}, error) {
 		st := t.State()
 		if _, ok := st.Models[name]; !ok {
@@ -416,7 +415,7 @@ func (s *Service) DeleteModel(sc actors.Scope, apiID, name string) error {
 }
 
 // GetModelTemplate returns the sample mapping template of a model.
-func (s *Service) GetModelTemplate(sc actors.Scope, apiID, name string) (string, error) {
+func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, name string) (string, error) {
 	r, m, err := s.GetModel(sc, apiID, name)
 	if err != nil {
 		return "", err
@@ -840,11 +839,11 @@ type AuthorizerInput struct {
 
 // AuthorizerNotFound is the error for an unknown authorizer, or an unknown
 // API on an operation naming an authorizer.
-func AuthorizerNotFound() *wire.Error { return notFound("Invalid Authorizer identifier specified") }
+func AuthorizerNotFound() *awswire.Error { return notFound("Invalid Authorizer identifier specified") }
 
 // authorizerNoAPI is what CreateAuthorizer answers for a missing API (sic,
 // AU-01).
-func authorizerNoAPI() *wire.Error {
+func authorizerNoAPI() *awswire.Error {
 	return Conflict("Unable to complete operation due to concurrent modification. Please try again later.")
 }
 
@@ -944,7 +943,7 @@ func authorizerIDTaken(st *RestAPI) func(string) bool {
 
 // CreateAuthorizer adds an authorizer to API apiID. As on AWS, the
 // authorizer is validated before the API's existence (AU-01).
-func (s *Service) CreateAuthorizer(sc actors.Scope, apiID string, in AuthorizerInput) (*Authorizer, error) {
+func (s *Service) CreateAuthorizer(sc awswire.Scope, apiID string, in AuthorizerInput) (*Authorizer, error) {
 	var v modelsCheck
 	v.notNull("createAuthorizerInput.name", in.Name != nil)
 	v.notNull("createAuthorizerInput.type", in.Type != nil)
@@ -979,7 +978,7 @@ func (s *Service) CreateAuthorizer(sc actors.Scope, apiID string, in AuthorizerI
 }
 
 // GetAuthorizer returns authorizer id.
-func (s *Service) GetAuthorizer(sc actors.Scope, apiID, id string) (*Authorizer, error) {
+func (s *Service) GetAuthorizer(sc awswire.Scope, apiID, id string) (*Authorizer, error) {
 	r, err := s.modelsRead(sc, apiID, AuthorizerNotFound())
 	if err != nil {
 		return nil, err
@@ -992,7 +991,7 @@ func (s *Service) GetAuthorizer(sc actors.Scope, apiID, id string) (*Authorizer,
 }
 
 // Authorizers returns the API's authorizers in id order.
-func (s *Service) Authorizers(sc actors.Scope, apiID string) ([]*Authorizer, error) {
+func (s *Service) Authorizers(sc awswire.Scope, apiID string) ([]*Authorizer, error) {
 	r, err := s.modelsRead(sc, apiID, APINotFound(sc, apiID))
 	if err != nil {
 		return nil, err
@@ -1021,7 +1020,7 @@ var authorizerPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 
 // UpdateAuthorizer applies patch operations to an authorizer, which must
 // still be valid afterwards.
-func (s *Service) UpdateAuthorizer(sc actors.Scope, apiID, id string, ops []PatchOp) (*Authorizer, error) {
+func (s *Service) UpdateAuthorizer(sc awswire.Scope, apiID, id string, ops []PatchOp) (*Authorizer, error) {
 	var v modelsCheck
 	v.patchOps("updateAuthorizerInput", ops)
 	if err := v.err(); err != nil {
@@ -1109,7 +1108,7 @@ func patchAuthorizer(a *Authorizer, o PatchOp) error {
 }
 
 // DeleteAuthorizer deletes an authorizer no method uses.
-func (s *Service) DeleteAuthorizer(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteAuthorizer(sc awswire.Scope, apiID, id string) error {
 	_, err := modelsMutate(s, sc, apiID, AuthorizerNotFound(), func(t *Tx) (struct{}, error) {
 		st := t.State()
 		if _, ok := st.Authorizers[id]; !ok {
@@ -1137,7 +1136,7 @@ type ValidatorInput struct {
 
 // ValidatorNotFound is the error for an unknown request validator, or an
 // unknown API on an operation naming one (RV-04, RV-07).
-func ValidatorNotFound() *wire.Error {
+func ValidatorNotFound() *awswire.Error {
 	return notFound("Invalid Request Validator identifier specified")
 }
 
@@ -1153,10 +1152,10 @@ func validatorNameTaken(st *RestAPI, name, except string) bool {
 	return false
 }
 
-func validatorNameConflict() *wire.Error { return Conflict("Request Validator name must be unique") }
+func validatorNameConflict() *awswire.Error { return Conflict("Request Validator name must be unique") }
 
 // CreateRequestValidator adds a request validator to API apiID.
-func (s *Service) CreateRequestValidator(sc actors.Scope, apiID string, in ValidatorInput) (*RequestValidator, error) {
+func (s *Service) CreateRequestValidator(sc awswire.Scope, apiID string, in ValidatorInput) (*RequestValidator, error) {
 	// AWS answers a missing API with a 400 here (RV-01).
 	gone := BadRequest("Invalid REST API identifier specified")
 	return modelsMutate(s, sc, apiID, gone, func(t *Tx) (*RequestValidator, error) {
@@ -1176,7 +1175,7 @@ func (s *Service) CreateRequestValidator(sc actors.Scope, apiID string, in Valid
 }
 
 // GetRequestValidator returns request validator id.
-func (s *Service) GetRequestValidator(sc actors.Scope, apiID, id string) (*RequestValidator, error) {
+func (s *Service) GetRequestValidator(sc awswire.Scope, apiID, id string) (*RequestValidator, error) {
 	r, err := s.modelsRead(sc, apiID, ValidatorNotFound())
 	if err != nil {
 		return nil, err
@@ -1189,7 +1188,7 @@ func (s *Service) GetRequestValidator(sc actors.Scope, apiID, id string) (*Reque
 }
 
 // RequestValidators returns the API's request validators in id order.
-func (s *Service) RequestValidators(sc actors.Scope, apiID string) ([]*RequestValidator, error) {
+func (s *Service) RequestValidators(sc awswire.Scope, apiID string) ([]*RequestValidator, error) {
 	r, err := s.modelsRead(sc, apiID, APINotFound(sc, apiID))
 	if err != nil {
 		return nil, err
@@ -1207,7 +1206,7 @@ var validatorPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 }}
 
 // UpdateRequestValidator applies patch operations to a request validator.
-func (s *Service) UpdateRequestValidator(sc actors.Scope, apiID, id string, ops []PatchOp) (*RequestValidator, error) {
+func (s *Service) UpdateRequestValidator(sc awswire.Scope, apiID, id string, ops []PatchOp) (*RequestValidator, error) {
 	var v modelsCheck
 	v.patchOps("updateRequestValidatorInput", ops)
 	if err := v.err(); err != nil {
@@ -1248,7 +1247,7 @@ func (s *Service) UpdateRequestValidator(sc actors.Scope, apiID, id string, ops 
 }
 
 // DeleteRequestValidator deletes a request validator no method uses.
-func (s *Service) DeleteRequestValidator(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteRequestValidator(sc awswire.Scope, apiID, id string) error {
 	_, err := modelsMutate(s, sc, apiID, ValidatorNotFound(), func(t *Tx) (struct{}, error) {
 		st := t.State()
 		if _, ok := st.Validators[id]; !ok {
@@ -1374,7 +1373,7 @@ func checkGatewayType(v *modelsCheck, t string) {
 }
 
 // GetGatewayResponse returns the effective gateway response of a type.
-func (s *Service) GetGatewayResponse(sc actors.Scope, apiID, responseType string) (*GatewayResponse, error) {
+func (s *Service) GetGatewayResponse(sc awswire.Scope, apiID, responseType string) (*GatewayResponse, error) {
 	var v modelsCheck
 	checkGatewayType(&v, responseType)
 	if err := v.err(); err != nil {
@@ -1389,7 +1388,7 @@ func (s *Service) GetGatewayResponse(sc actors.Scope, apiID, responseType string
 
 // GatewayResponses returns the effective gateway response of every type,
 // in type order.
-func (s *Service) GatewayResponses(sc actors.Scope, apiID string) ([]*GatewayResponse, error) {
+func (s *Service) GatewayResponses(sc awswire.Scope, apiID string) ([]*GatewayResponse, error) {
 	r, err := s.modelsRead(sc, apiID, APINotFound(sc, apiID))
 	if err != nil {
 		return nil, err
@@ -1412,7 +1411,7 @@ type GatewayResponseInput struct {
 
 // PutGatewayResponse replaces the gateway response of a type: what the
 // request omits takes the type's default (B.9).
-func (s *Service) PutGatewayResponse(sc actors.Scope, apiID, responseType string, in GatewayResponseInput) (*GatewayResponse, error) {
+func (s *Service) PutGatewayResponse(sc awswire.Scope, apiID, responseType string, in GatewayResponseInput) (*GatewayResponse, error) {
 	var v modelsCheck
 	if in.StatusCode != nil {
 		v.pattern("putGatewayResponseInput.statusCode", *in.StatusCode, StatusCodePattern, StatusCodePatternText)
@@ -1454,7 +1453,7 @@ func gatewayMap(in map[string]*string, member string) (map[string]string, error)
 	return out, nil
 }
 
-func gatewayNullValue(member string) *wire.Error {
+func gatewayNullValue(member string) *awswire.Error {
 	return BadRequest("Invalid null or empty value in %s", member)
 }
 
@@ -1475,7 +1474,7 @@ func gatewayPatchOK(o PatchOp) bool {
 // UpdateGatewayResponse applies patch operations to the gateway response
 // of a type, starting from the effective one when it was never put: the
 // result is put (B.9).
-func (s *Service) UpdateGatewayResponse(sc actors.Scope, apiID, responseType string, ops []PatchOp) (*GatewayResponse, error) {
+func (s *Service) UpdateGatewayResponse(sc awswire.Scope, apiID, responseType string, ops []PatchOp) (*GatewayResponse, error) {
 	var v modelsCheck
 	v.patchOps("updateGatewayResponseInput", ops)
 	checkGatewayType(&v, responseType)
@@ -1549,7 +1548,7 @@ func patchGatewayResponse(g *GatewayResponse, o PatchOp) error {
 
 // DeleteGatewayResponse removes the customisation of a type, which answers
 // its default again.
-func (s *Service) DeleteGatewayResponse(sc actors.Scope, apiID, responseType string) error {
+func (s *Service) DeleteGatewayResponse(sc awswire.Scope, apiID, responseType string) error {
 	var v modelsCheck
 	checkGatewayType(&v, responseType)
 	if err := v.err(); err != nil {

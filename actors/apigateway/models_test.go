@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
-var mdlScope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+var mdlScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
 // mdlService starts a service in a fresh actor system, in memory.
 func mdlService(t *testing.T) *Service {
@@ -68,7 +68,7 @@ func mdlPutMethod(t *testing.T, s *Service, apiID, path string, m *Method) {
 
 func mdlWantErr(t *testing.T, err error, code, msg string) {
 	t.Helper()
-	we, ok := err.(*wire.Error)
+	we, ok := err.(*awswire.Error)
 	if !ok || we.Code != code || we.Message != msg {
 		t.Fatalf("want %s %q, got %#v", code, msg, err)
 	}
@@ -153,7 +153,7 @@ func TestModelTemplate(t *testing.T) {
 		})
 	}
 	_, err := ModelTemplate(&Config{}, &Model{Name: "X", Schema: "<xml/>"})
-	mdlWantErr(t, err, wire.CodeBadRequest, "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
+	mdlWantErr(t, err, awswire.CodeBadRequest, "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
 }
 
 func TestModelTemplateBounded(t *testing.T) {
@@ -210,25 +210,25 @@ func TestDeleteReferenced(t *testing.T) {
 	}
 	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "CUSTOM", AuthorizerID: auth.ID,
 		RequestValidatorID: v.ID, RequestModels: map[string]string{"application/json": m.Name}})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
-	mdlWantErr(t, s.DeleteAuthorizer(mdlScope, id, auth.ID), wire.CodeConflict,
+	mdlWantErr(t, s.DeleteAuthorizer(mdlScope, id, auth.ID), awswire.CodeConflict,
 		"Cannot delete authorizer, is referenced in method: ANY//")
-	mdlWantErr(t, s.DeleteRequestValidator(mdlScope, id, v.ID), wire.CodeConflict,
+	mdlWantErr(t, s.DeleteRequestValidator(mdlScope, id, v.ID), awswire.CodeConflict,
 		"Cannot delete request validator, is referenced in method: ANY//")
 
 	// With two users AWS names one; this package names the deeper path (MD-03).
 	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
 		RequestModels: map[string]string{"application/json": m.Name}})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: /test/ANY")
 
 	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
 		MethodResponses: map[string]*MethodResponse{"200": {StatusCode: "200", ResponseModels: map[string]string{"application/json": m.Name}}}})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
 	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), wire.CodeConflict,
+	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method response: /test/ANY")
 
 	// Once no method uses them, they go.

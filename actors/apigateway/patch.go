@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // PatchOp is one operation of an Update* request (RFC 6902 style).
@@ -99,9 +99,9 @@ func (v *Validation) Err() error {
 	case 0:
 		return nil
 	case 1:
-		return wire.New(wire.APIGateway, wire.CodeValidation, "1 validation error detected: "+v.errs[0])
+		return awswire.New(awswire.APIGateway, awswire.CodeValidation, "1 validation error detected: "+v.errs[0])
 	}
-	return wire.New(wire.APIGateway, wire.CodeValidation,
+	return awswire.New(awswire.APIGateway, awswire.CodeValidation,
 		fmt.Sprintf("%d validation errors detected: %s", len(v.errs), strings.Join(v.errs, "; ")))
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -12,34 +12,34 @@ import (
 // owned by a StateOwner[S]; these helpers create, change, delete and
 // restore them.
 
-func recordKey(sc actors.Scope, kind, id string) string {
+func recordKey(sc awswire.Scope, kind, id string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kind, id)
 }
 
 func (s *Service) records() actors.Records {
-	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return wire.Unavailable(wire.APIGateway) }}
+	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return awswire.Unavailable(awswire.APIGateway) }}
 }
 
-func errFn(f func() *wire.Error) func() error { return func() error { return f() } }
+func errFn(f func() *awswire.Error) func() error { return func() error { return f() } }
 
 // createRecord spawns the owner of a new record st under id, reserves id in
 // dir (taken reports a clash) and persists st before publishing it.
-func createRecord[S any](s *Service, sc actors.Scope, kind string, dir *actors.Directory[S], id string, st *S,
-	taken func() *wire.Error) (*S, error) {
+func createRecord[S any](s *Service, sc awswire.Scope, kind string, dir *actors.Directory[S], id string, st *S,
+	taken func() *awswire.Error) (*S, error) {
 	return actors.CreateRecord(s.records(), "apigateway."+kind, recordKey(sc, kind, id), dir, id, st, errFn(taken))
 }
 
 // mutateRecord runs fn in the owner of id: fn returns the new state (nil
 // to keep the current one) and the reply.
-func mutateRecord[S, R any](s *Service, sc actors.Scope, kind string, dir *actors.Directory[S], id string,
-	gone func() *wire.Error, fn func(cur *S) (*S, R, error)) (R, error) {
+func mutateRecord[S, R any](s *Service, sc awswire.Scope, kind string, dir *actors.Directory[S], id string,
+	gone func() *awswire.Error, fn func(cur *S) (*S, R, error)) (R, error) {
 	return actors.MutateRecord(s.records(), recordKey(sc, kind, id), dir, id, errFn(gone), fn)
 }
 
 // deleteRecord deletes the record id and ends its owner; it returns the
 // state it had.
-func deleteRecord[S any](s *Service, sc actors.Scope, kind string, dir *actors.Directory[S], id string,
-	gone func() *wire.Error) (*S, error) {
+func deleteRecord[S any](s *Service, sc awswire.Scope, kind string, dir *actors.Directory[S], id string,
+	gone func() *awswire.Error) (*S, error) {
 	return actors.DeleteRecord(s.records(), recordKey(sc, kind, id), dir, id, errFn(gone))
 }
 
@@ -55,7 +55,7 @@ func restoreRecord[S any](s *Service, kind string, dir *actors.Directory[S], val
 }
 
 // restoreOther re-creates an API key, usage plan, domain name or VPC link.
-func (s *Service) restoreOther(sc actors.Scope, kind string, value []byte) error {
+func (s *Service) restoreOther(sc awswire.Scope, kind string, value []byte) error {
 	d := s.scopes.Get(sc)
 	switch kind {
 	case kindAPIKey:

@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // The resource tree of a REST API: resources, their methods, each method's
@@ -53,7 +52,7 @@ const (
 
 // FindResource returns resource id of API apiID as published. A missing
 // API is a missing resource, as AWS reports it.
-func (s *Service) FindResource(sc actors.Scope, apiID, id string) (*Resource, error) {
+func (s *Service) FindResource(sc awswire.Scope, apiID, id string) (*Resource, error) {
 	a, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, notFound(resMsgResourceNotFound)
@@ -66,7 +65,7 @@ func (s *Service) FindResource(sc actors.Scope, apiID, id string) (*Resource, er
 }
 
 // FindMethod returns a resource's method.
-func (s *Service) FindMethod(sc actors.Scope, apiID, resID, httpMethod string) (*Method, error) {
+func (s *Service) FindMethod(sc awswire.Scope, apiID, resID, httpMethod string) (*Method, error) {
 	r, err := s.FindResource(sc, apiID, resID)
 	if err != nil {
 		return nil, err
@@ -79,7 +78,7 @@ func (s *Service) FindMethod(sc actors.Scope, apiID, resID, httpMethod string) (
 }
 
 // FindIntegration returns a method's integration.
-func (s *Service) FindIntegration(sc actors.Scope, apiID, resID, httpMethod string) (*Integration, error) {
+func (s *Service) FindIntegration(sc awswire.Scope, apiID, resID, httpMethod string) (*Integration, error) {
 	m, err := s.FindMethod(sc, apiID, resID, httpMethod)
 	if err != nil {
 		return nil, err
@@ -91,7 +90,7 @@ func (s *Service) FindIntegration(sc actors.Scope, apiID, resID, httpMethod stri
 }
 
 // FindMethodResponse returns a method's response for status.
-func (s *Service) FindMethodResponse(sc actors.Scope, apiID, resID, httpMethod, status string) (*MethodResponse, error) {
+func (s *Service) FindMethodResponse(sc awswire.Scope, apiID, resID, httpMethod, status string) (*MethodResponse, error) {
 	if err := resCheckStatusCode(status); err != nil {
 		return nil, err
 	}
@@ -107,7 +106,7 @@ func (s *Service) FindMethodResponse(sc actors.Scope, apiID, resID, httpMethod, 
 }
 
 // FindIntegrationResponse returns an integration's response for status.
-func (s *Service) FindIntegrationResponse(sc actors.Scope, apiID, resID, httpMethod, status string) (*IntegrationResponse, error) {
+func (s *Service) FindIntegrationResponse(sc awswire.Scope, apiID, resID, httpMethod, status string) (*IntegrationResponse, error) {
 	if err := resCheckStatusCode(status); err != nil {
 		return nil, err
 	}
@@ -126,7 +125,7 @@ func (s *Service) FindIntegrationResponse(sc actors.Scope, apiID, resID, httpMet
 
 // mutateTree runs fn on API apiID. Everything under a resource reports a
 // missing API as a missing resource, as AWS does.
-func mutateTree[R any](s *Service, sc actors.Scope, apiID string, fn func(t *Tx) (R, error)) (R, error) {
+func mutateTree[R any](s *Service, sc awswire.Scope, apiID string, fn func(t *Tx) (R, error)) (R, error) {
 	var zero R
 	if _, ok := s.API(sc, apiID); !ok {
 		return zero, notFound(resMsgResourceNotFound)
@@ -140,8 +139,8 @@ func mutateTree[R any](s *Service, sc actors.Scope, apiID string, fn func(t *Tx)
 }
 
 func resIsAPINotFound(err error) bool {
-	var we *wire.Error
-	return errors.As(err, &we) && we.Code == wire.CodeNotFound &&
+	var we *awswire.Error
+	return errors.As(err, &we) && we.Code == awswire.CodeNotFound &&
 		strings.HasPrefix(we.Message, "Invalid API identifier specified")
 }
 
@@ -276,7 +275,7 @@ func resCheckPlacement(rs map[string]*Resource, parent *Resource, part, self str
 
 // CreateResource creates a child of parentID; pathPart nil is a request
 // without one.
-func (s *Service) CreateResource(sc actors.Scope, apiID, parentID string, pathPart *string) (*Resource, error) {
+func (s *Service) CreateResource(sc awswire.Scope, apiID, parentID string, pathPart *string) (*Resource, error) {
 	if pathPart == nil {
 		var v Validation
 		v.NotNull("createResourceInput.pathPart", false)
@@ -320,7 +319,7 @@ func resIsDescendant(rs map[string]*Resource, id, ancestor string) bool {
 
 // UpdateResource renames (/pathPart) or moves (/parentId) a resource; the
 // paths of the resource and of everything under it follow.
-func (s *Service) UpdateResource(sc actors.Scope, apiID, id string, ops []PatchOp) (*Resource, error) {
+func (s *Service) UpdateResource(sc awswire.Scope, apiID, id string, ops []PatchOp) (*Resource, error) {
 	var v Validation
 	v.PatchOps("updateResourceInput", ops)
 	if err := v.Err(); err != nil {
@@ -387,7 +386,7 @@ func (s *Service) UpdateResource(sc actors.Scope, apiID, id string, ops []PatchO
 
 // DeleteResource deletes a resource and everything under it, methods
 // included.
-func (s *Service) DeleteResource(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteResource(sc awswire.Scope, apiID, id string) error {
 	_, err := mutateTree(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		rs := t.State().Resources
 		cur, ok := rs[id]
@@ -511,7 +510,7 @@ func resCheckMethodAuth(st *RestAPI, m *Method) error {
 }
 
 // PutMethod creates a method on a resource.
-func (s *Service) PutMethod(sc actors.Scope, apiID, resID, httpMethod string, in MethodInput) (*Method, error) {
+func (s *Service) PutMethod(sc awswire.Scope, apiID, resID, httpMethod string, in MethodInput) (*Method, error) {
 	if in.AuthorizationType == nil {
 		var v Validation
 		v.NotNull("putMethodInput.authorizationType", false)
@@ -579,7 +578,7 @@ var resMethodPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 func resPatchBool(o PatchOp) bool { return strings.EqualFold(o.Val(), "true") }
 
 // UpdateMethod patches a method.
-func (s *Service) UpdateMethod(sc actors.Scope, apiID, resID, httpMethod string, ops []PatchOp) (*Method, error) {
+func (s *Service) UpdateMethod(sc awswire.Scope, apiID, resID, httpMethod string, ops []PatchOp) (*Method, error) {
 	var v Validation
 	v.PatchOps("updateMethodInput", ops)
 	if err := v.Err(); err != nil {
@@ -688,7 +687,7 @@ func resPatchMapEntry[V any](m map[string]V, key string, o PatchOp, val V, missi
 }
 
 // DeleteMethod deletes a method with its integration and responses.
-func (s *Service) DeleteMethod(sc actors.Scope, apiID, resID, httpMethod string) error {
+func (s *Service) DeleteMethod(sc awswire.Scope, apiID, resID, httpMethod string) error {
 	_, err := mutateTree(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		r, _, err := resLookupMethod(t, resID, httpMethod, resMsgMethodNotFound)
 		if err != nil {
@@ -746,7 +745,7 @@ var (
 )
 
 // PutIntegration sets (or replaces) a method's integration.
-func (s *Service) PutIntegration(sc actors.Scope, apiID, resID, httpMethod string, in IntegrationInput) (*Integration, error) {
+func (s *Service) PutIntegration(sc awswire.Scope, apiID, resID, httpMethod string, in IntegrationInput) (*Integration, error) {
 	var v Validation
 	switch {
 	case in.Type == nil:
@@ -941,7 +940,7 @@ var resIntegrationPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 }}
 
 // UpdateIntegration patches a method's integration.
-func (s *Service) UpdateIntegration(sc actors.Scope, apiID, resID, httpMethod string, ops []PatchOp) (*Integration, error) {
+func (s *Service) UpdateIntegration(sc awswire.Scope, apiID, resID, httpMethod string, ops []PatchOp) (*Integration, error) {
 	var v Validation
 	v.PatchOps("updateIntegrationInput", ops)
 	if err := v.Err(); err != nil {
@@ -1049,7 +1048,7 @@ func resPatchIntegration(n *Integration, o PatchOp) error {
 }
 
 // DeleteIntegration deletes a method's integration and its responses.
-func (s *Service) DeleteIntegration(sc actors.Scope, apiID, resID, httpMethod string) error {
+func (s *Service) DeleteIntegration(sc awswire.Scope, apiID, resID, httpMethod string) error {
 	_, err := mutateTree(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		r, m, err := resLookupMethod(t, resID, httpMethod, resMsgIntegrationNotFound)
 		if err != nil {
@@ -1092,7 +1091,7 @@ func resCheckResponseParamNames(keys []string) error {
 }
 
 // PutMethodResponse declares a method's response for a status code.
-func (s *Service) PutMethodResponse(sc actors.Scope, apiID, resID, httpMethod, status string, in MethodResponseInput) (*MethodResponse, error) {
+func (s *Service) PutMethodResponse(sc awswire.Scope, apiID, resID, httpMethod, status string, in MethodResponseInput) (*MethodResponse, error) {
 	if err := resCheckStatusCode(status); err != nil {
 		return nil, err
 	}
@@ -1129,7 +1128,7 @@ var resMethodResponsePatch = Patchable{Style: BarePath, Rules: []PatchRule{
 }}
 
 // UpdateMethodResponse patches a method response.
-func (s *Service) UpdateMethodResponse(sc actors.Scope, apiID, resID, httpMethod, status string, ops []PatchOp) (*MethodResponse, error) {
+func (s *Service) UpdateMethodResponse(sc awswire.Scope, apiID, resID, httpMethod, status string, ops []PatchOp) (*MethodResponse, error) {
 	var v Validation
 	v.PatchOps("updateMethodResponseInput", ops)
 	v.Pattern("statusCode", status, StatusCodePattern, StatusCodePatternText)
@@ -1190,7 +1189,7 @@ func (s *Service) UpdateMethodResponse(sc actors.Scope, apiID, resID, httpMethod
 }
 
 // DeleteMethodResponse deletes a method response.
-func (s *Service) DeleteMethodResponse(sc actors.Scope, apiID, resID, httpMethod, status string) error {
+func (s *Service) DeleteMethodResponse(sc awswire.Scope, apiID, resID, httpMethod, status string) error {
 	if err := resCheckStatusCode(status); err != nil {
 		return err
 	}
@@ -1234,7 +1233,7 @@ func resWithIntegrationResponses(t *Tx, r *Resource, httpMethod string, m *Metho
 
 // PutIntegrationResponse sets (or replaces) an integration's response for
 // a status code. AWS does not require the method response to exist.
-func (s *Service) PutIntegrationResponse(sc actors.Scope, apiID, resID, httpMethod, status string, in IntegrationResponseInput) (*IntegrationResponse, error) {
+func (s *Service) PutIntegrationResponse(sc awswire.Scope, apiID, resID, httpMethod, status string, in IntegrationResponseInput) (*IntegrationResponse, error) {
 	var v Validation
 	v.Pattern("statusCode", status, StatusCodePattern, StatusCodePatternText)
 	if in.ContentHandling != "" {
@@ -1300,7 +1299,7 @@ func resLookupIntegrationResponse(t *Tx, resID, httpMethod, status string) (*Res
 }
 
 // UpdateIntegrationResponse patches an integration response.
-func (s *Service) UpdateIntegrationResponse(sc actors.Scope, apiID, resID, httpMethod, status string, ops []PatchOp) (*IntegrationResponse, error) {
+func (s *Service) UpdateIntegrationResponse(sc awswire.Scope, apiID, resID, httpMethod, status string, ops []PatchOp) (*IntegrationResponse, error) {
 	var v Validation
 	v.PatchOps("updateIntegrationResponseInput", ops)
 	v.Pattern("statusCode", status, StatusCodePattern, StatusCodePatternText)
@@ -1366,7 +1365,7 @@ func (s *Service) UpdateIntegrationResponse(sc actors.Scope, apiID, resID, httpM
 }
 
 // DeleteIntegrationResponse deletes an integration response.
-func (s *Service) DeleteIntegrationResponse(sc actors.Scope, apiID, resID, httpMethod, status string) error {
+func (s *Service) DeleteIntegrationResponse(sc awswire.Scope, apiID, resID, httpMethod, status string) error {
 	if err := resCheckStatusCode(status); err != nil {
 		return err
 	}

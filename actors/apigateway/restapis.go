@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // CustomIDTag is the tag that, on CreateRestApi, sets the new API's id, as
@@ -28,7 +28,7 @@ var restAPIPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 }}
 
 // UpdateRestAPI applies patch operations to the RestApi resource.
-func (s *Service) UpdateRestAPI(sc actors.Scope, id string, ops []PatchOp) (*RestAPI, error) {
+func (s *Service) UpdateRestAPI(sc awswire.Scope, id string, ops []PatchOp) (*RestAPI, error) {
 	var v Validation
 	v.PatchOps("updateRestApiInput", ops)
 	if err := v.Err(); err != nil {

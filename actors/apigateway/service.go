@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -71,27 +71,27 @@ func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Log
 func (s *Service) UsageLog() *Usage { return s.usage }
 
 // Errors as API Gateway words them.
-func notFound(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.APIGateway, wire.CodeNotFound, format, args...)
+func notFound(format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.APIGateway, awswire.CodeNotFound, format, args...)
 }
 
 // BadRequest is API Gateway's error for invalid input.
-func BadRequest(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.APIGateway, wire.CodeBadRequest, format, args...)
+func BadRequest(format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.APIGateway, awswire.CodeBadRequest, format, args...)
 }
 
 // Conflict is API Gateway's error for a clash with existing state.
-func Conflict(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.APIGateway, wire.CodeConflict, format, args...)
+func Conflict(format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.APIGateway, awswire.CodeConflict, format, args...)
 }
 
 // APINotFound is the error for an unknown REST API id.
-func APINotFound(sc actors.Scope, id string) *wire.Error {
+func APINotFound(sc awswire.Scope, id string) *awswire.Error {
 	return notFound("Invalid API identifier specified %s:%s", sc.Account, id)
 }
 
 // apiKey is the store key of a REST API, or of one of its records.
-func apiKey(sc actors.Scope, id string, sub ...string) string {
+func apiKey(sc awswire.Scope, id string, sub ...string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kindRestAPI, id, sub...)
 }
 
@@ -103,7 +103,7 @@ type apiRecord struct {
 
 // ask maps the actor errors: an owner gone is the resource gone, an owner
 // too slow is the service busy.
-func ask[R any](s *Service, run func() (any, error), gone func() *wire.Error) (R, error) {
+func ask[R any](s *Service, run func() (any, error), gone func() *awswire.Error) (R, error) {
 	v, err := run()
 	return actors.Result[R](v, err, errFn(gone), s.records().Busy)
 }
@@ -111,7 +111,7 @@ func ask[R any](s *Service, run func() (any, error), gone func() *wire.Error) (R
 // ---- REST APIs ----
 
 // API returns the published REST API with id.
-func (s *Service) API(sc actors.Scope, id string) (*RestAPI, bool) {
+func (s *Service) API(sc awswire.Scope, id string) (*RestAPI, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -120,7 +120,7 @@ func (s *Service) API(sc actors.Scope, id string) (*RestAPI, bool) {
 }
 
 // APIs returns every REST API of the scope in creation order.
-func (s *Service) APIs(sc actors.Scope) []*RestAPI {
+func (s *Service) APIs(sc awswire.Scope) []*RestAPI {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -130,14 +130,14 @@ func (s *Service) APIs(sc actors.Scope) []*RestAPI {
 
 // CreateRestAPI creates an API from api (its id set or empty) with its root
 // resource, and whatever init adds in the same write.
-func (s *Service) CreateRestAPI(sc actors.Scope, api API, init func(t *Tx) error) (*RestAPI, error) {
+func (s *Service) CreateRestAPI(sc awswire.Scope, api API, init func(t *Tx) error) (*RestAPI, error) {
 	d := s.scopes.Get(sc)
 	custom := api.ID != ""
 	o := actors.NewStateOwner[RestAPI](s.store)
 	e := actors.SpawnState(s.sys, "apigateway.restapi", o, nil)
 	for {
 		if !custom {
-			api.ID = wire.ShortID(10)
+			api.ID = awswire.ShortID(10)
 		}
 		if d.apis.Reserve(api.ID, e) {
 			break
@@ -154,7 +154,7 @@ func (s *Service) CreateRestAPI(sc actors.Scope, api API, init func(t *Tx) error
 		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
 			t := newTx(s, sc, nil)
 			t.next.Seq = seq
-			root := &Resource{ID: wire.ShortID(10), Path: "/"}
+			root := &Resource{ID: awswire.ShortID(10), Path: "/"}
 			api.RootResourceID = root.ID
 			t.SetAPI(api)
 			t.PutResource(root)
@@ -165,7 +165,7 @@ func (s *Service) CreateRestAPI(sc actors.Scope, api API, init func(t *Tx) error
 			}
 			return t.commit()
 		})
-	}, func() *wire.Error { return APINotFound(sc, id) })
+	}, func() *awswire.Error { return APINotFound(sc, id) })
 	if err != nil {
 		d.apis.Release(id, e)
 		s.sys.StopAsync(e.Ref())
@@ -186,7 +186,7 @@ func (t *Tx) commit() (actors.Change[RestAPI], error) {
 
 // Mutate runs fn as a mutation of the REST API id and returns what fn
 // returns. If fn fails nothing changes.
-func Mutate[R any](s *Service, sc actors.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
+func Mutate[R any](s *Service, sc awswire.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
@@ -207,12 +207,12 @@ func Mutate[R any](s *Service, sc actors.Scope, id string, fn func(t *Tx) (R, er
 			ch.Reply = r
 			return ch, err
 		})
-	}, func() *wire.Error { return APINotFound(sc, id) })
+	}, func() *awswire.Error { return APINotFound(sc, id) })
 }
 
 // DeleteRestAPI deletes the API and everything it owns, its tags included,
 // in one write.
-func (s *Service) DeleteRestAPI(sc actors.Scope, id string) error {
+func (s *Service) DeleteRestAPI(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return APINotFound(sc, id)
@@ -227,7 +227,7 @@ func (s *Service) DeleteRestAPI(sc actors.Scope, id string) error {
 				actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
 			}}, nil
 		})
-	}, func() *wire.Error { return APINotFound(sc, id) })
+	}, func() *awswire.Error { return APINotFound(sc, id) })
 	if err != nil {
 		return err
 	}
@@ -242,7 +242,7 @@ func (s *Service) StoreService() string { return storeService }
 
 // restoreAPI gathers one REST API's records during a restore.
 type restoreAPI struct {
-	scope actors.Scope
+	scope awswire.Scope
 	state RestAPI
 	seen  bool // the API record itself
 }
@@ -254,7 +254,7 @@ func (s *Service) Restore(key string, value []byte) error {
 	if !ok || service != storeService {
 		return fmt.Errorf("apigateway: restore: foreign key %q", key)
 	}
-	sc := actors.Scope{Account: account, Region: region}
+	sc := awswire.Scope{Account: account, Region: region}
 	var err error
 	switch kind {
 	case kindRestAPI:
@@ -268,7 +268,7 @@ func (s *Service) Restore(key string, value []byte) error {
 	return nil
 }
 
-func (s *Service) restoreAPIRecord(sc actors.Scope, id string, sub []string, value []byte) error {
+func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, value []byte) error {
 	if s.restoring == nil {
 		s.restoring = map[string]*restoreAPI{}
 	}
@@ -371,7 +371,7 @@ func (s *Service) bumpSeq(seq uint64) {
 // store afterwards.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ actors.Scope, d *dirs) bool {
+	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.apis.Drain()...)
 		refs = append(refs, d.keys.Drain()...)
 		refs = append(refs, d.plans.Drain()...)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Tx is one mutation of a REST API in progress. It starts from the
@@ -14,7 +14,7 @@ import (
 // it records the store writes that make the change durable.
 type Tx struct {
 	svc   *Service
-	scope actors.Scope
+	scope awswire.Scope
 	cur   *RestAPI // nil while the API is being created
 	next  RestAPI
 	recs  []actors.Record
@@ -23,7 +23,7 @@ type Tx struct {
 	ownResources, ownModels, ownAuthorizers, ownValidators, ownGateway, ownDeployments, ownStages bool
 }
 
-func newTx(svc *Service, sc actors.Scope, cur *RestAPI) *Tx {
+func newTx(svc *Service, sc awswire.Scope, cur *RestAPI) *Tx {
 	t := &Tx{svc: svc, scope: sc, cur: cur, now: svc.now()}
 	if cur != nil {
 		t.next = *cur
@@ -36,7 +36,7 @@ func newTx(svc *Service, sc actors.Scope, cur *RestAPI) *Tx {
 func (t *Tx) Now() time.Time { return t.now }
 
 // Scope is the account and region of the API.
-func (t *Tx) Scope() actors.Scope { return t.scope }
+func (t *Tx) Scope() awswire.Scope { return t.scope }
 
 // Svc is the service, for ids and read-only lookups of other owners.
 func (t *Tx) Svc() *Service { return t.svc }
@@ -166,7 +166,7 @@ func (t *Tx) Freeze() *Config {
 // NewID returns an id of n characters not used by taken.
 func NewID(n int, taken func(string) bool) string {
 	for {
-		id := wire.ShortID(n)
+		id := awswire.ShortID(n)
 		if taken == nil || !taken(id) {
 			return id
 		}

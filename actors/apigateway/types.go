@@ -2,7 +2,7 @@ package apigateway
 
 import (
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // The types below are API Gateway's resources with the model's wire names:
@@ -22,7 +22,7 @@ type API struct {
 	ID                        string                 `json:"id"`
 	Name                      string                 `json:"name"`
 	Description               string                 `json:"description,omitempty"`
-	CreatedDate               wire.Epoch             `json:"createdDate"`
+	CreatedDate               awswire.Epoch          `json:"createdDate"`
 	Version                   string                 `json:"version,omitempty"`
 	Warnings                  []string               `json:"warnings,omitempty"`
 	BinaryMediaTypes          []string               `json:"binaryMediaTypes,omitempty"`

@@ -1,7 +1,7 @@
 package apigateway
 
 import (
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // MethodSnapshot summarises a method in a deployment's apiSummary.
@@ -13,9 +13,9 @@ type MethodSnapshot struct {
 // Deployment is a frozen configuration of an API. Its apiSummary is not
 // kept: GetDeployment computes it from Frozen when asked (embed).
 type Deployment struct {
-	ID          string     `json:"id"`
-	Description string     `json:"description,omitempty"`
-	CreatedDate wire.Epoch `json:"createdDate"`
+	ID          string        `json:"id"`
+	Description string        `json:"description,omitempty"`
+	CreatedDate awswire.Epoch `json:"createdDate"`
 	// Frozen is the configuration at creation; it never changes. It is
 	// persisted with the deployment (DeploymentRecord), never sent.
 	Frozen *Config `json:"-"`
@@ -78,8 +78,8 @@ type Stage struct {
 	TracingEnabled       bool                      `json:"tracingEnabled"`
 	WebACLARN            string                    `json:"webAclArn,omitempty"`
 	Tags                 map[string]string         `json:"tags,omitempty"`
-	CreatedDate          wire.Epoch                `json:"createdDate"`
-	LastUpdatedDate      wire.Epoch                `json:"lastUpdatedDate"`
+	CreatedDate          awswire.Epoch             `json:"createdDate"`
+	LastUpdatedDate      awswire.Epoch             `json:"lastUpdatedDate"`
 }
 
 // DeploymentCanaryInput is CreateDeployment's canarySettings.

@@ -1,7 +1,7 @@
 package apigateway
 
 import (
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // DomainName is a custom domain name, inert metadata, with its base path
@@ -12,7 +12,7 @@ type DomainName struct {
 	DomainNameARN                       string                   `json:"domainNameArn,omitempty"`
 	CertificateName                     string                   `json:"certificateName,omitempty"`
 	CertificateARN                      string                   `json:"certificateArn,omitempty"`
-	CertificateUploadDate               *wire.Epoch              `json:"certificateUploadDate,omitempty"`
+	CertificateUploadDate               *awswire.Epoch           `json:"certificateUploadDate,omitempty"`
 	RegionalDomainName                  string                   `json:"regionalDomainName,omitempty"`
 	RegionalHostedZoneID                string                   `json:"regionalHostedZoneId,omitempty"`
 	RegionalCertificateName             string                   `json:"regionalCertificateName,omitempty"`

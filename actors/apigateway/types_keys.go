@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // ApiStage names a stage a usage plan covers, with per-method throttles
@@ -88,8 +88,8 @@ type APIKey struct {
 	CustomerID      string            `json:"customerId,omitempty"`
 	Description     string            `json:"description,omitempty"`
 	Enabled         bool              `json:"enabled"`
-	CreatedDate     wire.Epoch        `json:"createdDate"`
-	LastUpdatedDate wire.Epoch        `json:"lastUpdatedDate"`
+	CreatedDate     awswire.Epoch     `json:"createdDate"`
+	LastUpdatedDate awswire.Epoch     `json:"lastUpdatedDate"`
 	StageKeys       []string          `json:"stageKeys"`
 	Tags            map[string]string `json:"tags,omitempty"`
 }

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Resource is one path of an API, with its methods. Encoded as is it is the
@@ -114,12 +114,12 @@ func (t Templates) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(wire.AppendString(nil, k))
+		b.Write(awswire.AppendString(nil, k))
 		b.WriteByte(':')
 		if v := t[k]; v == "" {
 			b.WriteString("null")
 		} else {
-			b.Write(wire.AppendString(nil, v))
+			b.Write(awswire.AppendString(nil, v))
 		}
 	}
 	b.WriteByte('}')
@@ -132,24 +132,24 @@ var _ json.Marshaler = Templates(nil)
 // embed) send it: each method as {}.
 func AppendResourceSummary(dst []byte, r *Resource) []byte {
 	dst = append(dst, `{"id":`...)
-	dst = wire.AppendString(dst, r.ID)
+	dst = awswire.AppendString(dst, r.ID)
 	if r.ParentID != "" {
 		dst = append(dst, `,"parentId":`...)
-		dst = wire.AppendString(dst, r.ParentID)
+		dst = awswire.AppendString(dst, r.ParentID)
 	}
 	if r.PathPart != "" {
 		dst = append(dst, `,"pathPart":`...)
-		dst = wire.AppendString(dst, r.PathPart)
+		dst = awswire.AppendString(dst, r.PathPart)
 	}
 	dst = append(dst, `,"path":`...)
-	dst = wire.AppendString(dst, r.Path)
+	dst = awswire.AppendString(dst, r.Path)
 	if len(r.Methods) > 0 {
 		dst = append(dst, `,"resourceMethods":{`...)
 		for i, m := range sortedMethodNames(r.Methods) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = wire.AppendString(dst, m)
+			dst = awswire.AppendString(dst, m)
 			dst = append(dst, `:{}`...)
 		}
 		dst = append(dst, '}')

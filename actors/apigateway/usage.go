@@ -5,9 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/puzpuzpuz/xsync/v3"
-
-	"github.com/cloudemu/emulator/actors"
 )
 
 // Usage is the usage log GetUsage reads and the data plane fills: requests
@@ -54,17 +53,17 @@ func floorDiv(a, b int64) int64 {
 func dayTime(n int64) time.Time { return time.Unix(n*86400, 0).UTC() }
 
 // Record counts one request of key under plan on t's (UTC) day.
-func (u *Usage) Record(sc actors.Scope, planID, keyID string, t time.Time) {
+func (u *Usage) Record(sc awswire.Scope, planID, keyID string, t time.Time) {
 	c, _ := u.counts.LoadOrCompute(usageKey{sc.Account, sc.Region, planID, keyID, dayNumber(t)}, newCounter)
 	c.Add(1)
 }
 
 // Used is the number of requests of key under plan counted on t's day.
-func (u *Usage) Used(sc actors.Scope, planID, keyID string, t time.Time) int64 {
+func (u *Usage) Used(sc awswire.Scope, planID, keyID string, t time.Time) int64 {
 	return u.usedOn(sc, planID, keyID, dayNumber(t))
 }
 
-func (u *Usage) usedOn(sc actors.Scope, planID, keyID string, day int64) int64 {
+func (u *Usage) usedOn(sc awswire.Scope, planID, keyID string, day int64) int64 {
 	if c, ok := u.counts.Load(usageKey{sc.Account, sc.Region, planID, keyID, day}); ok {
 		return c.Load()
 	}
@@ -72,7 +71,7 @@ func (u *Usage) usedOn(sc actors.Scope, planID, keyID string, day int64) int64 {
 }
 
 // usedBetween sums the counts of days [from, to].
-func (u *Usage) usedBetween(sc actors.Scope, planID, keyID string, from, to int64) int64 {
+func (u *Usage) usedBetween(sc awswire.Scope, planID, keyID string, from, to int64) int64 {
 	var n int64
 	for d := from; d <= to; d++ {
 		n += u.usedOn(sc, planID, keyID, d)
@@ -80,7 +79,7 @@ func (u *Usage) usedBetween(sc actors.Scope, planID, keyID string, from, to int6
 	return n
 }
 
-func (u *Usage) granted(sc actors.Scope, planID, keyID string, periodStart int64) int64 {
+func (u *Usage) granted(sc awswire.Scope, planID, keyID string, periodStart int64) int64 {
 	if c, ok := u.grants.Load(usageKey{sc.Account, sc.Region, planID, keyID, periodStart}); ok {
 		return c.Load()
 	}
@@ -90,13 +89,13 @@ func (u *Usage) granted(sc actors.Scope, planID, keyID string, periodStart int64
 // Remaining is what is left of quota q for key under plan in the period
 // holding t: the limit, less what the period used up to t's day, plus what
 // UpdateUsage granted for the period. It is never negative.
-func (u *Usage) Remaining(sc actors.Scope, planID, keyID string, q QuotaSettings, t time.Time) int64 {
+func (u *Usage) Remaining(sc awswire.Scope, planID, keyID string, q QuotaSettings, t time.Time) int64 {
 	day := dayNumber(t)
 	start, _ := quotaPeriod(q, day)
 	return u.remainingOn(sc, planID, keyID, q, start, day)
 }
 
-func (u *Usage) remainingOn(sc actors.Scope, planID, keyID string, q QuotaSettings, start, day int64) int64 {
+func (u *Usage) remainingOn(sc awswire.Scope, planID, keyID string, q QuotaSettings, start, day int64) int64 {
 	r := q.Limit - u.usedBetween(sc, planID, keyID, start, day) + u.granted(sc, planID, keyID, start)
 	return max(r, 0)
 }
@@ -105,7 +104,7 @@ func (u *Usage) remainingOn(sc actors.Scope, planID, keyID string, q QuotaSettin
 // holding t, equal to remaining, by granting (or taking back) the
 // difference for that period only. Concurrent requests counted meanwhile
 // still count.
-func (u *Usage) SetRemaining(sc actors.Scope, planID, keyID string, q QuotaSettings, t time.Time, remaining int64) {
+func (u *Usage) SetRemaining(sc awswire.Scope, planID, keyID string, q QuotaSettings, t time.Time, remaining int64) {
 	day := dayNumber(t)
 	start, _ := quotaPeriod(q, day)
 	used := u.usedBetween(sc, planID, keyID, start, day)
@@ -115,7 +114,7 @@ func (u *Usage) SetRemaining(sc actors.Scope, planID, keyID string, q QuotaSetti
 
 // Forget drops what the log holds for the plan (for one of its keys only
 // when keyID is not ""), when the plan or the link goes away.
-func (u *Usage) Forget(sc actors.Scope, planID, keyID string) {
+func (u *Usage) Forget(sc awswire.Scope, planID, keyID string) {
 	drop := func(k usageKey, _ *atomic.Int64) bool {
 		if k.account == sc.Account && k.region == sc.Region && k.plan == planID && (keyID == "" || k.key == keyID) {
 			u.counts.Delete(k)
@@ -179,7 +178,7 @@ const maxUsageDays = 366
 // ""), ordered by key id, the requests used and the quota remaining on each
 // day from start to end (UTC, inclusive). Remaining counts down through
 // each quota period; without a quota it is 0.
-func (s *Service) GetUsage(sc actors.Scope, planID string, u *Usage, keyID string, start, end time.Time) ([]KeyUsage, error) {
+func (s *Service) GetUsage(sc awswire.Scope, planID string, u *Usage, keyID string, start, end time.Time) ([]KeyUsage, error) {
 	p, ok := s.UsagePlan(sc, planID)
 	if !ok {
 		return nil, planNotFound()
@@ -205,7 +204,7 @@ func (s *Service) GetUsage(sc actors.Scope, planID string, u *Usage, keyID strin
 
 // days builds the [used, remaining] pairs of days [from, to], keeping a
 // running total per quota period.
-func (u *Usage) days(sc actors.Scope, planID, keyID string, q *QuotaSettings, from, to int64) [][2]int64 {
+func (u *Usage) days(sc awswire.Scope, planID, keyID string, q *QuotaSettings, from, to int64) [][2]int64 {
 	out := make([][2]int64, 0, to-from+1)
 	var periodStart, periodEnd, usedSoFar int64
 	periodEnd = from - 1
@@ -234,7 +233,7 @@ var usagePatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 // UpdateUsage grants an API key of a plan extra quota for the current
 // period: "replace /remaining" sets what remains. It reports the period
 // (first and last day) and the key's [used, remaining] over it.
-func (s *Service) UpdateUsage(sc actors.Scope, planID, keyID string, u *Usage, ops []PatchOp) (start, end time.Time, ku KeyUsage, err error) {
+func (s *Service) UpdateUsage(sc awswire.Scope, planID, keyID string, u *Usage, ops []PatchOp) (start, end time.Time, ku KeyUsage, err error) {
 	var v Validation
 	v.PatchOps("updateUsageInput", ops)
 	if err := v.Err(); err != nil {

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
-var keysScope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+var keysScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
 func keysDay(t *testing.T, s string) time.Time {
 	t.Helper()
@@ -52,7 +52,7 @@ func keysAPI(t *testing.T, s *Service, stages ...string) string {
 
 func keysWantCode(t *testing.T, err error, code, msg string) {
 	t.Helper()
-	var we *wire.Error
+	var we *awswire.Error
 	if !errors.As(err, &we) || we.Code != code || (msg != "" && we.Message != msg) {
 		t.Fatalf("want %s %q, got %v", code, msg, err)
 	}
@@ -86,7 +86,7 @@ func TestQuotaPeriod(t *testing.T) {
 
 func TestUsageLog(t *testing.T) {
 	u := NewUsage()
-	other := actors.Scope{Account: "111111111111", Region: "us-east-1"}
+	other := awswire.Scope{Account: "111111111111", Region: "us-east-1"}
 	day := keysDay(t, "2024-05-15").Add(13 * time.Hour)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -213,9 +213,9 @@ func TestGetUsage(t *testing.T) {
 		{name: "filter=key", plan: plan.Plan.ID, key: k2.Key.ID, start: "2024-05-15", end: "2024-05-15", want: "[{" + k2.Key.ID + " [[0 10]]}]"},
 		{name: "quota=none", plan: bare.Plan.ID, start: "2024-05-13", end: "2024-05-13", want: "[{" + k1.Key.ID + " [[2 0]]}]"},
 		{name: "key=unlinked", plan: bare.Plan.ID, key: k2.Key.ID, start: "2024-05-13", end: "2024-05-13", want: "[]"},
-		{name: "plan=unknown", plan: "nope", start: "2024-05-13", end: "2024-05-13", code: wire.CodeNotFound},
-		{name: "range=reversed", plan: plan.Plan.ID, start: "2024-05-13", end: "2024-05-12", code: wire.CodeBadRequest},
-		{name: "range=too-long", plan: plan.Plan.ID, start: "2000-01-01", end: "2024-05-12", code: wire.CodeBadRequest},
+		{name: "plan=unknown", plan: "nope", start: "2024-05-13", end: "2024-05-13", code: awswire.CodeNotFound},
+		{name: "range=reversed", plan: plan.Plan.ID, start: "2024-05-13", end: "2024-05-12", code: awswire.CodeBadRequest},
+		{name: "range=too-long", plan: plan.Plan.ID, start: "2000-01-01", end: "2024-05-12", code: awswire.CodeBadRequest},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rows, err := s.GetUsage(keysScope, c.plan, u, c.key, keysDay(t, c.start), keysDay(t, c.end))
@@ -250,16 +250,16 @@ func TestGetUsage(t *testing.T) {
 		ops       []PatchOp
 		code, msg string
 	}{
-		{"op=bad", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "bad", Path: "/remaining"}}, wire.CodeValidation, ""},
-		{"path=bad", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/used", Value: keysPtr("1")}}, wire.CodeBadRequest,
+		{"op=bad", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "bad", Path: "/remaining"}}, awswire.CodeValidation, ""},
+		{"path=bad", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/used", Value: keysPtr("1")}}, awswire.CodeBadRequest,
 			"Invalid patch path  '/used' specified for op 'replace'. Must be one of: [/remaining]"},
-		{"op=add", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "add", Path: "/remaining", Value: keysPtr("1")}}, wire.CodeBadRequest,
+		{"op=add", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "add", Path: "/remaining", Value: keysPtr("1")}}, awswire.CodeBadRequest,
 			"Invalid patch path  '/remaining' specified for op 'add'. Please choose supported operations"},
-		{"value=nan", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("x")}}, wire.CodeBadRequest, ""},
-		{"value=negative", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("-1")}}, wire.CodeBadRequest, ""},
-		{"plan=unknown", "nope", k1.Key.ID, nil, wire.CodeNotFound, "Invalid Usage Plan ID specified"},
-		{"key=unlinked", bare.Plan.ID, k2.Key.ID, nil, wire.CodeNotFound, "Invalid API Key identifier specified"},
-		{"quota=none", bare.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("1")}}, wire.CodeBadRequest, ""},
+		{"value=nan", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("x")}}, awswire.CodeBadRequest, ""},
+		{"value=negative", plan.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("-1")}}, awswire.CodeBadRequest, ""},
+		{"plan=unknown", "nope", k1.Key.ID, nil, awswire.CodeNotFound, "Invalid Usage Plan ID specified"},
+		{"key=unlinked", bare.Plan.ID, k2.Key.ID, nil, awswire.CodeNotFound, "Invalid API Key identifier specified"},
+		{"quota=none", bare.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("1")}}, awswire.CodeBadRequest, ""},
 	} {
 		t.Run("update-usage/"+c.name, func(t *testing.T) {
 			_, _, _, err := s.UpdateUsage(keysScope, c.plan, c.key, u, c.ops)

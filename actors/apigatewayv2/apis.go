@@ -9,8 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // The Api resource: creation (with quick create), update and the CORS
@@ -96,7 +95,7 @@ func (in *APIInput) quick() bool {
 // (quick create) it also creates, in the same write, the managed
 // integration, its route and the auto-deploying $default stage with its
 // first deployment.
-func (s *Service) NewAPI(sc actors.Scope, in APIInput) (*HTTPAPI, error) {
+func (s *Service) NewAPI(sc awswire.Scope, in APIInput) (*HTTPAPI, error) {
 	if in.Name == nil || *in.Name == "" {
 		return nil, BadRequest(apisMsgNameRequired)
 	}
@@ -109,7 +108,7 @@ func (s *Service) NewAPI(sc actors.Scope, in APIInput) (*HTTPAPI, error) {
 	}
 	api := API{
 		APIKeySelectionExpression: apisAPIKeySelection,
-		CreatedDate:               wire.ISOTime(s.Now().UnixMilli()),
+		CreatedDate:               awswire.ISOTime(s.Now().UnixMilli()),
 		IPAddressType:             apisDefaultIPAddressType,
 		ProtocolType:              proto,
 		Tags:                      map[string]string{},
@@ -157,7 +156,7 @@ func (s *Service) NewAPI(sc actors.Scope, in APIInput) (*HTTPAPI, error) {
 
 // UpdateAPI changes the members of the API that in carries. Quick create's
 // members update the managed integration and route.
-func (s *Service) UpdateAPI(sc actors.Scope, id string, in APIInput) (API, error) {
+func (s *Service) UpdateAPI(sc awswire.Scope, id string, in APIInput) (API, error) {
 	return Mutate(s, sc, id, func(t *Tx) (API, error) {
 		a := t.State().API
 		if err := apisApply(&a, &in); err != nil {
@@ -179,7 +178,7 @@ func (s *Service) UpdateAPI(sc actors.Scope, id string, in APIInput) (API, error
 
 // DeleteCORS removes the API's CORS configuration; an API without one is
 // left as it is.
-func (s *Service) DeleteCORS(sc actors.Scope, id string) error {
+func (s *Service) DeleteCORS(sc awswire.Scope, id string) error {
 	_, err := Mutate(s, sc, id, func(t *Tx) (struct{}, error) {
 		a := t.State().API
 		if a.CorsConfiguration == nil {

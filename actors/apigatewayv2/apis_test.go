@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
-var apisScope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+var apisScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
 // apisService starts a service on a memory store in a fresh actor system.
 func apisService(t *testing.T) *Service {
@@ -25,7 +25,7 @@ func apisStr(s string) *string { return &s }
 
 func apisWantErr(t *testing.T, err error, code, msg string) {
 	t.Helper()
-	we, ok := err.(*wire.Error)
+	we, ok := err.(*awswire.Error)
 	if !ok || we.Code != code || (msg != "" && we.Message != msg) {
 		t.Fatalf("want %s %q, got %#v", code, msg, err)
 	}
@@ -145,11 +145,11 @@ func TestAPIsUpdateQuickCreate(t *testing.T) {
 		}
 	}
 	_, err := s.UpdateAPI(apisScope, id, APIInput{Target: apisStr("")})
-	apisWantErr(t, err, wire.CodeBadRequest, apisMsgTarget)
+	apisWantErr(t, err, awswire.CodeBadRequest, apisMsgTarget)
 
 	plain := apisNew(t, s, APIInput{Name: apisStr("b"), ProtocolType: apisStr("HTTP")})
 	_, err = s.UpdateAPI(apisScope, plain.API.APIID, APIInput{Target: apisStr("https://example.com")})
-	apisWantErr(t, err, wire.CodeBadRequest, apisMsgQuickNotCreated)
+	apisWantErr(t, err, awswire.CodeBadRequest, apisMsgQuickNotCreated)
 }
 
 // apisPutAuthorizer adds an authorizer as the authorizers' group would.
@@ -180,17 +180,17 @@ func TestRoutesAuthorization(t *testing.T) {
 		{name: "type=CUSTOM,authorizer=request", in: RouteInput{AuthorizationType: apisStr("CUSTOM"), AuthorizerID: apisStr("req111")}},
 		{name: "type=AWS_IAM", in: RouteInput{AuthorizationType: apisStr("AWS_IAM")}},
 		{name: "type=JWT,authorizer=request", in: RouteInput{AuthorizationType: apisStr("JWT"), AuthorizerID: apisStr("req111")},
-			code: wire.CodeBadRequest, msg: routeMsgJWTAuthorizer},
+			code: awswire.CodeBadRequest, msg: routeMsgJWTAuthorizer},
 		{name: "type=JWT,authorizer=none", in: RouteInput{AuthorizationType: apisStr("JWT")},
-			code: wire.CodeBadRequest, msg: routeMsgJWTAuthorizer},
+			code: awswire.CodeBadRequest, msg: routeMsgJWTAuthorizer},
 		{name: "type=CUSTOM,authorizer=jwt", in: RouteInput{AuthorizationType: apisStr("CUSTOM"), AuthorizerID: apisStr("jwt111")},
-			code: wire.CodeBadRequest, msg: routeMsgCustomAuthorizer},
+			code: awswire.CodeBadRequest, msg: routeMsgCustomAuthorizer},
 		{name: "type=CUSTOM,authorizer=missing", in: RouteInput{AuthorizationType: apisStr("CUSTOM"), AuthorizerID: apisStr("nope")},
-			code: wire.CodeBadRequest, msg: routeMsgCustomAuthorizer},
+			code: awswire.CodeBadRequest, msg: routeMsgCustomAuthorizer},
 		{name: "type=NONE,scopes", in: RouteInput{AuthorizationType: apisStr("NONE"), AuthorizationScopes: []string{"x"}},
-			code: wire.CodeBadRequest, msg: routeMsgScopes},
+			code: awswire.CodeBadRequest, msg: routeMsgScopes},
 		{name: "type=bogus", in: RouteInput{AuthorizationType: apisStr("COGNITO_USER_POOLS")},
-			code: wire.CodeBadRequest, msg: routeMsgAuthType},
+			code: awswire.CodeBadRequest, msg: routeMsgAuthType},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := tc.in
@@ -216,7 +216,7 @@ func TestRoutesAuthorization(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.UpdateRoute(apisScope, id, r.RouteID, RouteInput{AuthorizerID: apisStr("jwt111")})
-	apisWantErr(t, err, wire.CodeBadRequest, routeMsgAuthorizerOnly)
+	apisWantErr(t, err, awswire.CodeBadRequest, routeMsgAuthorizerOnly)
 	up, err := s.UpdateRoute(apisScope, id, r.RouteID, RouteInput{AuthorizationType: apisStr("NONE")})
 	if err != nil || up.AuthorizerID != "" || up.AuthorizationScopes != nil || up.AuthorizationType != "NONE" {
 		t.Fatalf("detach: %v %+v", err, up)
@@ -268,9 +268,9 @@ func TestRoutesCheckKey(t *testing.T) {
 					t.Fatal(err)
 				}
 			case "format":
-				apisWantErr(t, err, wire.CodeBadRequest, "Invalid route key specified: "+tc.key+routeMsgKeyFormat[len("Invalid route key specified: %s"):])
+				apisWantErr(t, err, awswire.CodeBadRequest, "Invalid route key specified: "+tc.key+routeMsgKeyFormat[len("Invalid route key specified: %s"):])
 			default:
-				apisWantErr(t, err, wire.CodeBadRequest, tc.msg)
+				apisWantErr(t, err, awswire.CodeBadRequest, tc.msg)
 			}
 		})
 	}

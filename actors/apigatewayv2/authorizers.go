@@ -6,8 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Authorizers: JWT (HTTP APIs only) and REQUEST (a Lambda function). They
@@ -48,12 +47,12 @@ var (
 )
 
 // AuthorizerNotFound is the error for an unknown authorizer.
-func AuthorizerNotFound() *wire.Error {
+func AuthorizerNotFound() *awswire.Error {
 	return NotFound("Authorizer", "Invalid Authorizer identifier specified")
 }
 
 // Authorizers returns the API's authorizers by name.
-func (s *Service) Authorizers(sc actors.Scope, apiID string) ([]*Authorizer, error) {
+func (s *Service) Authorizers(sc awswire.Scope, apiID string) ([]*Authorizer, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -67,7 +66,7 @@ func (s *Service) Authorizers(sc actors.Scope, apiID string) ([]*Authorizer, err
 func AuthorizerKey(a *Authorizer) string { return a.Name + "\x00" + a.AuthorizerID }
 
 // Authorizer returns one authorizer of the API.
-func (s *Service) Authorizer(sc actors.Scope, apiID, id string) (*Authorizer, error) {
+func (s *Service) Authorizer(sc awswire.Scope, apiID, id string) (*Authorizer, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -80,7 +79,7 @@ func (s *Service) Authorizer(sc actors.Scope, apiID, id string) (*Authorizer, er
 }
 
 // CreateAuthorizer creates an authorizer.
-func (s *Service) CreateAuthorizer(sc actors.Scope, apiID string, in AuthorizerInput) (*Authorizer, error) {
+func (s *Service) CreateAuthorizer(sc awswire.Scope, apiID string, in AuthorizerInput) (*Authorizer, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Authorizer, error) {
 		a := &Authorizer{}
 		authApply(a, in)
@@ -95,7 +94,7 @@ func (s *Service) CreateAuthorizer(sc actors.Scope, apiID string, in AuthorizerI
 
 // UpdateAuthorizer changes the members in sends and checks the result as
 // a whole.
-func (s *Service) UpdateAuthorizer(sc actors.Scope, apiID, id string, in AuthorizerInput) (*Authorizer, error) {
+func (s *Service) UpdateAuthorizer(sc awswire.Scope, apiID, id string, in AuthorizerInput) (*Authorizer, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Authorizer, error) {
 		cur, ok := t.State().Authorizers[id]
 		if !ok {
@@ -112,7 +111,7 @@ func (s *Service) UpdateAuthorizer(sc actors.Scope, apiID, id string, in Authori
 }
 
 // DeleteAuthorizer deletes an authorizer no route uses.
-func (s *Service) DeleteAuthorizer(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteAuthorizer(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		api := t.State()
 		a, ok := api.Authorizers[id]

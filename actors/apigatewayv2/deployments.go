@@ -7,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Deployments and stages. A deployment freezes the API's configuration
@@ -61,10 +60,10 @@ var (
 )
 
 // StageNotFound is the error for an unknown stage.
-func StageNotFound() *wire.Error { return NotFound("Stage", "Invalid stage identifier specified") }
+func StageNotFound() *awswire.Error { return NotFound("Stage", "Invalid stage identifier specified") }
 
 // DeploymentNotFound is the error for an unknown deployment.
-func DeploymentNotFound() *wire.Error {
+func DeploymentNotFound() *awswire.Error {
 	return NotFound("Deployment", "Invalid Deployment identifier specified")
 }
 
@@ -90,7 +89,7 @@ func depCheckDescription(d *string) error {
 // ---- deployments ----
 
 // Deployments returns the API's deployments in creation order.
-func (s *Service) Deployments(sc actors.Scope, apiID string) ([]*Deployment, error) {
+func (s *Service) Deployments(sc awswire.Scope, apiID string) ([]*Deployment, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -101,7 +100,7 @@ func (s *Service) Deployments(sc actors.Scope, apiID string) ([]*Deployment, err
 }
 
 // Deployment returns one deployment of the API.
-func (s *Service) Deployment(sc actors.Scope, apiID, id string) (*Deployment, error) {
+func (s *Service) Deployment(sc awswire.Scope, apiID, id string) (*Deployment, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -115,7 +114,7 @@ func (s *Service) Deployment(sc actors.Scope, apiID, id string) (*Deployment, er
 
 // CreateDeployment deploys the API's configuration as it stands and, when
 // in names a stage, points that stage at the new deployment.
-func (s *Service) CreateDeployment(sc actors.Scope, apiID string, in CreateDeploymentInput) (*Deployment, error) {
+func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDeploymentInput) (*Deployment, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Deployment, error) {
 		api := t.State()
 		var stage *Stage
@@ -148,7 +147,7 @@ func (s *Service) CreateDeployment(sc actors.Scope, apiID string, in CreateDeplo
 
 // UpdateDeployment changes a deployment's description; what it froze never
 // changes.
-func (s *Service) UpdateDeployment(sc actors.Scope, apiID, id string, in UpdateDeploymentInput) (*Deployment, error) {
+func (s *Service) UpdateDeployment(sc awswire.Scope, apiID, id string, in UpdateDeploymentInput) (*Deployment, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Deployment, error) {
 		cur, ok := t.State().Deployments[id]
 		if !ok {
@@ -168,7 +167,7 @@ func (s *Service) UpdateDeployment(sc actors.Scope, apiID, id string, in UpdateD
 }
 
 // DeleteDeployment deletes a deployment no stage points at.
-func (s *Service) DeleteDeployment(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteDeployment(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		api := t.State()
 		if _, ok := api.Deployments[id]; !ok {
@@ -190,7 +189,7 @@ func (s *Service) DeleteDeployment(sc actors.Scope, apiID, id string) error {
 // NewStage returns a stage called name of an API of protocol, as AWS
 // creates one: the protocol's default route settings, empty maps (sent as
 // {}), created and updated at now.
-func NewStage(protocol, name string, now wire.ISOTime) *Stage {
+func NewStage(protocol, name string, now awswire.ISOTime) *Stage {
 	return &Stage{
 		StageName:            name,
 		CreatedDate:          now,
@@ -226,7 +225,7 @@ func DefaultRouteSettings(protocol string, rs *RouteSettings) *RouteSettings {
 }
 
 // Stages returns the API's stages by name.
-func (s *Service) Stages(sc actors.Scope, apiID string) ([]*Stage, error) {
+func (s *Service) Stages(sc awswire.Scope, apiID string) ([]*Stage, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -237,7 +236,7 @@ func (s *Service) Stages(sc actors.Scope, apiID string) ([]*Stage, error) {
 }
 
 // Stage returns one stage of the API.
-func (s *Service) Stage(sc actors.Scope, apiID, name string) (*Stage, error) {
+func (s *Service) Stage(sc awswire.Scope, apiID, name string) (*Stage, error) {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -251,7 +250,7 @@ func (s *Service) Stage(sc actors.Scope, apiID, name string) (*Stage, error) {
 
 // CreateStage creates a stage. With autoDeploy it is deployed at once
 // when the API has routes.
-func (s *Service) CreateStage(sc actors.Scope, apiID string, in StageInput) (*Stage, error) {
+func (s *Service) CreateStage(sc awswire.Scope, apiID string, in StageInput) (*Stage, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Stage, error) {
 		api := t.State()
 		name := depDeref(in.StageName)
@@ -282,7 +281,7 @@ func (s *Service) CreateStage(sc actors.Scope, apiID string, in StageInput) (*St
 // UpdateStage changes the members in sends. Stage variables sent with ""
 // are removed; route settings are replaced per route key (DeleteRouteSettings
 // removes a key). Switching autoDeploy on deploys at once.
-func (s *Service) UpdateStage(sc actors.Scope, apiID, name string, in StageInput) (*Stage, error) {
+func (s *Service) UpdateStage(sc awswire.Scope, apiID, name string, in StageInput) (*Stage, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Stage, error) {
 		cur, ok := t.State().Stages[name]
 		if !ok {
@@ -404,7 +403,7 @@ func depAccessLogSettings(in *AccessLogSettings) (*AccessLogSettings, error) {
 	// AWS stores a log group ARN without the trailing ":*" the console
 	// and CloudFormation give it.
 	out.DestinationARN = strings.TrimSuffix(out.DestinationARN, ":*")
-	if _, ok := wire.ParseARN(out.DestinationARN); !ok {
+	if _, ok := awswire.ParseARN(out.DestinationARN); !ok {
 		return nil, BadRequest(depMsgLogDestination, depNullIfEmpty(in.DestinationARN))
 	}
 	if strings.Contains(strings.TrimSuffix(out.Format, "\n"), "\n") {
@@ -464,7 +463,7 @@ func depMergeRouteSettings(api *HTTPAPI, cur, in map[string]*RouteSettings) (map
 }
 
 // DeleteStage deletes a stage; API mappings that point at it go too.
-func (s *Service) DeleteStage(sc actors.Scope, apiID, name string) error {
+func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		if _, ok := t.State().Stages[name]; !ok {
 			return struct{}{}, StageNotFound()
@@ -480,7 +479,7 @@ func (s *Service) DeleteStage(sc actors.Scope, apiID, name string) error {
 }
 
 // DeleteRouteSettings removes a stage's settings for one route key.
-func (s *Service) DeleteRouteSettings(sc actors.Scope, apiID, name, routeKey string) error {
+func (s *Service) DeleteRouteSettings(sc awswire.Scope, apiID, name, routeKey string) error {
 	return s.depChangeStage(sc, apiID, name, func(st *Stage) error {
 		if _, ok := st.RouteSettings[routeKey]; !ok {
 			return NotFound("RouteSettings", depMsgNoRouteSettings, routeKey)
@@ -492,7 +491,7 @@ func (s *Service) DeleteRouteSettings(sc actors.Scope, apiID, name, routeKey str
 }
 
 // DeleteAccessLogSettings turns a stage's access logging off.
-func (s *Service) DeleteAccessLogSettings(sc actors.Scope, apiID, name string) error {
+func (s *Service) DeleteAccessLogSettings(sc awswire.Scope, apiID, name string) error {
 	return s.depChangeStage(sc, apiID, name, func(st *Stage) error {
 		st.AccessLogSettings = nil
 		return nil
@@ -500,7 +499,7 @@ func (s *Service) DeleteAccessLogSettings(sc actors.Scope, apiID, name string) e
 }
 
 // depChangeStage runs change on a copy of a stage and stores the result.
-func (s *Service) depChangeStage(sc actors.Scope, apiID, name string, change func(st *Stage) error) error {
+func (s *Service) depChangeStage(sc awswire.Scope, apiID, name string, change func(st *Stage) error) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		cur, ok := t.State().Stages[name]
 		if !ok {
@@ -520,7 +519,7 @@ func (s *Service) depChangeStage(sc actors.Scope, apiID, name string, change fun
 // ResetAuthorizersCache resets a stage's authorizer cache. Authorizer
 // results are not cached by the emulator, so there is nothing to reset;
 // the API and the stage must exist all the same.
-func (s *Service) ResetAuthorizersCache(sc actors.Scope, apiID, name string) error {
+func (s *Service) ResetAuthorizersCache(sc awswire.Scope, apiID, name string) error {
 	_, err := s.Stage(sc, apiID, name)
 	return err
 }

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
-var depScope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+var depScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
 // depService starts a service on st in a fresh actor system.
 func depService(t *testing.T, st store.Store) *Service {
@@ -60,7 +60,7 @@ func depAPIState(t *testing.T, s *Service, apiID string) *HTTPAPI {
 
 func depWantErr(t *testing.T, err error, code, msg string) {
 	t.Helper()
-	we, ok := err.(*wire.Error)
+	we, ok := err.(*awswire.Error)
 	if !ok || we.Code != code || (msg != "" && we.Message != msg) {
 		t.Fatalf("want %s %q, got %#v", code, msg, err)
 	}
@@ -121,13 +121,13 @@ func TestDeploymentRefusals(t *testing.T) {
 		in          CreateDeploymentInput
 		code, msg   string
 	}{
-		{"protocol=HTTP/no-routes", httpAPI, CreateDeploymentInput{}, wire.CodeBadRequest,
+		{"protocol=HTTP/no-routes", httpAPI, CreateDeploymentInput{}, awswire.CodeBadRequest,
 			"Unable to deploy API because no routes exist in this API"},
-		{"protocol=WEBSOCKET/no-routes", wsAPI, CreateDeploymentInput{}, wire.CodeBadRequest,
+		{"protocol=WEBSOCKET/no-routes", wsAPI, CreateDeploymentInput{}, awswire.CodeBadRequest,
 			"At least one route is required before deploying the Api"},
-		{"stage=unknown", httpAPI, CreateDeploymentInput{StageName: depStr("nope")}, wire.CodeNotFound,
+		{"stage=unknown", httpAPI, CreateDeploymentInput{StageName: depStr("nope")}, awswire.CodeNotFound,
 			"Invalid stage identifier specified"},
-		{"api=unknown", "nope", CreateDeploymentInput{}, wire.CodeNotFound,
+		{"api=unknown", "nope", CreateDeploymentInput{}, awswire.CodeNotFound,
 			"Invalid API identifier specified 000000000000:nope"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -246,7 +246,7 @@ func TestAutoDeploySwitchedOnDeploys(t *testing.T) {
 
 	// With autoDeploy on, the deployment is not the client's to choose.
 	_, err = s.UpdateStage(depScope, apiID, "dev", StageInput{DeploymentID: &st.DeploymentID})
-	depWantErr(t, err, wire.CodeBadRequest, "")
+	depWantErr(t, err, awswire.CodeBadRequest, "")
 	// Switching it off in the same request makes it the client's again.
 	if _, err := s.UpdateStage(depScope, apiID, "dev", StageInput{AutoDeploy: depBool(false), DeploymentID: &st.DeploymentID}); err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func TestDeleteDeploymentInUse(t *testing.T) {
 	if _, err := s.CreateStage(depScope, apiID, StageInput{StageName: depStr("dev"), DeploymentID: &d.DeploymentID}); err != nil {
 		t.Fatal(err)
 	}
-	depWantErr(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), wire.CodeBadRequest,
+	depWantErr(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), awswire.CodeBadRequest,
 		"Active stages pointing to this deployment must be moved or deleted")
 	if err := s.DeleteStage(depScope, apiID, "dev"); err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestDeleteDeploymentInUse(t *testing.T) {
 	if err := s.DeleteDeployment(depScope, apiID, d.DeploymentID); err != nil {
 		t.Fatal(err)
 	}
-	depWantErr(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), wire.CodeNotFound, "Invalid Deployment identifier specified")
+	depWantErr(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), awswire.CodeNotFound, "Invalid Deployment identifier specified")
 }
 
 func TestDeleteAuthorizerInUse(t *testing.T) {
@@ -286,7 +286,7 @@ func TestDeleteAuthorizerInUse(t *testing.T) {
 	}
 	depPutRoute(t, s, apiID, Route{RouteID: "r2", RouteKey: "POST /pdf/generate", AuthorizationType: "CUSTOM", AuthorizerID: a.AuthorizerID})
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /pdf", AuthorizationType: "CUSTOM", AuthorizerID: a.AuthorizerID})
-	depWantErr(t, s.DeleteAuthorizer(depScope, apiID, a.AuthorizerID), wire.CodeConflict,
+	depWantErr(t, s.DeleteAuthorizer(depScope, apiID, a.AuthorizerID), awswire.CodeConflict,
 		"Cannot delete authorizer 'lambda', is referenced in route: GET /pdf")
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /pdf"})
 	depPutRoute(t, s, apiID, Route{RouteID: "r2", RouteKey: "POST /pdf/generate"})
@@ -302,11 +302,11 @@ func TestStageLastUpdatedDate(t *testing.T) {
 	var clock atomic.Int64
 	clock.Store(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixMilli())
 	s := New(sys, store.NewMemory(), func() time.Time { return time.UnixMilli(clock.Load()) }, log)
-	tick := func() wire.ISOTime { return wire.ISOTime(clock.Add(int64(time.Minute / time.Millisecond))) }
+	tick := func() awswire.ISOTime { return awswire.ISOTime(clock.Add(int64(time.Minute / time.Millisecond))) }
 
 	apiID := depAPI(t, s, "HTTP")
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /"})
-	created := wire.ISOTime(clock.Load())
+	created := awswire.ISOTime(clock.Load())
 	if _, err := s.CreateStage(depScope, apiID, StageInput{StageName: depStr("dev"),
 		RouteSettings: map[string]*RouteSettings{"GET /": {}},
 		AccessLogSettings: &AccessLogSettings{DestinationARN: "arn:aws:logs:us-east-1:000000000000:log-group:g",

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -48,12 +48,12 @@ var domainsHostedZones = map[string]string{
 }
 
 // DomainNotFound is the error for an unknown domain name, as AWS words it.
-func DomainNotFound() *wire.Error {
+func DomainNotFound() *awswire.Error {
 	return NotFound("DomainName", "Invalid domain name identifier specified")
 }
 
 // MappingNotFound is the error for an unknown API mapping.
-func MappingNotFound() *wire.Error {
+func MappingNotFound() *awswire.Error {
 	return NotFound("ApiMapping", "The api mapping resource specified in the request was not found.")
 }
 
@@ -62,7 +62,7 @@ func DomainARN(region, name string) string {
 	return "arn:aws:apigateway:" + region + "::/domainnames/" + name
 }
 
-func domainKey(sc actors.Scope, name string) string {
+func domainKey(sc awswire.Scope, name string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kindDomain, name)
 }
 
@@ -91,7 +91,7 @@ func domainsValidName(name string) bool {
 // domainsConfig checks the one configuration a v2 domain takes and fills in
 // what AWS computes; cur is the configuration it replaces (nil on create),
 // whose computed names and unsent members it keeps.
-func domainsConfig(sc actors.Scope, in []DomainNameConfiguration, cur *DomainNameConfiguration) (DomainNameConfiguration, error) {
+func domainsConfig(sc awswire.Scope, in []DomainNameConfiguration, cur *DomainNameConfiguration) (DomainNameConfiguration, error) {
 	if len(in) != 1 {
 		return DomainNameConfiguration{}, BadRequest("Invalid input. Expected one domain name configuration")
 	}
@@ -137,7 +137,7 @@ func domainsConfig(sc actors.Scope, in []DomainNameConfiguration, cur *DomainNam
 	if cur != nil && cur.APIGatewayDomainName != "" {
 		c.APIGatewayDomainName = cur.APIGatewayDomainName
 	} else {
-		c.APIGatewayDomainName = "d-" + wire.ShortID(10) + ".execute-api." + sc.Region + ".amazonaws.com"
+		c.APIGatewayDomainName = "d-" + awswire.ShortID(10) + ".execute-api." + sc.Region + ".amazonaws.com"
 	}
 	return c, nil
 }
@@ -167,7 +167,7 @@ func domainsRoutingMode(mode string) error {
 // CreateDomainName creates the domain dn (its user-given members set) and
 // fills in what AWS computes: the configuration's names and status, the
 // ARN, the selection expression and the routing mode.
-func (s *Service) CreateDomainName(sc actors.Scope, dn DomainName) (*DomainState, error) {
+func (s *Service) CreateDomainName(sc awswire.Scope, dn DomainName) (*DomainState, error) {
 	if dn.DomainName == "" {
 		return nil, BadRequest("Missing required parameter: domainName")
 	}
@@ -196,13 +196,13 @@ func (s *Service) CreateDomainName(sc actors.Scope, dn DomainName) (*DomainState
 	d := s.scopes.Get(sc)
 	st := &DomainState{Domain: dn, Seq: s.seq.Add(1)}
 	return actors.CreateRecord(s.records(), "apigatewayv2."+kindDomain, domainKey(sc, dn.DomainName), d.domains,
-		dn.DomainName, st, errFn(func() *wire.Error {
+		dn.DomainName, st, errFn(func() *awswire.Error {
 			return Conflict("The domain name you provided already exists.")
 		}))
 }
 
 // Domain returns the published domain name.
-func (s *Service) Domain(sc actors.Scope, name string) (*DomainState, bool) {
+func (s *Service) Domain(sc awswire.Scope, name string) (*DomainState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -211,7 +211,7 @@ func (s *Service) Domain(sc actors.Scope, name string) (*DomainState, bool) {
 }
 
 // Domains returns every domain name of the scope, by name.
-func (s *Service) Domains(sc actors.Scope) []*DomainState {
+func (s *Service) Domains(sc awswire.Scope) []*DomainState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -227,7 +227,7 @@ type DomainUpdate struct {
 }
 
 // UpdateDomainName changes the members u carries.
-func (s *Service) UpdateDomainName(sc actors.Scope, name string, u DomainUpdate) (*DomainState, error) {
+func (s *Service) UpdateDomainName(sc awswire.Scope, name string, u DomainUpdate) (*DomainState, error) {
 	if u.RoutingMode != nil {
 		if err := domainsRoutingMode(*u.RoutingMode); err != nil {
 			return nil, err
@@ -266,7 +266,7 @@ func (s *Service) UpdateDomainName(sc actors.Scope, name string, u DomainUpdate)
 
 // mutateDomain runs fn in the owner of the domain name; fn returns the new
 // state (nil to keep it) and the reply.
-func (s *Service) mutateDomain(sc actors.Scope, name string, fn func(cur *DomainState) (*DomainState, *DomainState, error)) (*DomainState, error) {
+func (s *Service) mutateDomain(sc awswire.Scope, name string, fn func(cur *DomainState) (*DomainState, *DomainState, error)) (*DomainState, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, DomainNotFound()
@@ -281,7 +281,7 @@ func (s *Service) mutateDomain(sc actors.Scope, name string, fn func(cur *Domain
 }
 
 // DeleteDomainName deletes a domain name and its API mappings.
-func (s *Service) DeleteDomainName(sc actors.Scope, name string) error {
+func (s *Service) DeleteDomainName(sc awswire.Scope, name string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return DomainNotFound()
@@ -315,7 +315,7 @@ func checkMappingKey(key string) error {
 }
 
 // checkMappingTarget checks that the API and stage a mapping names exist.
-func (s *Service) checkMappingTarget(sc actors.Scope, apiID, stage string) error {
+func (s *Service) checkMappingTarget(sc awswire.Scope, apiID, stage string) error {
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return APINotFound(sc, apiID)
@@ -328,7 +328,7 @@ func (s *Service) checkMappingTarget(sc actors.Scope, apiID, stage string) error
 
 // mutateMappings runs fn on a copy of the domain's mappings inside its
 // owner; fn says whether it changed them.
-func mutateMappings[R any](s *Service, sc actors.Scope, domain string,
+func mutateMappings[R any](s *Service, sc awswire.Scope, domain string,
 	fn func(next map[string]*APIMapping) (R, bool, error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
@@ -368,7 +368,7 @@ func mappingKeyTaken(m map[string]*APIMapping, key, except string) error {
 }
 
 // CreateAPIMapping maps a key of a domain to an API stage.
-func (s *Service) CreateAPIMapping(sc actors.Scope, domain string, in APIMapping) (*APIMapping, error) {
+func (s *Service) CreateAPIMapping(sc awswire.Scope, domain string, in APIMapping) (*APIMapping, error) {
 	if in.APIID == "" {
 		return nil, BadRequest("Missing required parameter: apiId")
 	}
@@ -404,7 +404,7 @@ func (s *Service) CreateAPIMapping(sc actors.Scope, domain string, in APIMapping
 // settleMapping closes a race: the stage a new or changed mapping names
 // may have been deleted after the mapping's owner checked it and before
 // the mapping was stored, in which case the deletion's clean-up missed it.
-func (s *Service) settleMapping(sc actors.Scope, m *APIMapping) error {
+func (s *Service) settleMapping(sc awswire.Scope, m *APIMapping) error {
 	err := s.checkMappingTarget(sc, m.APIID, m.Stage)
 	if err != nil {
 		s.dropMappings(sc, m.APIID, m.Stage)
@@ -413,7 +413,7 @@ func (s *Service) settleMapping(sc actors.Scope, m *APIMapping) error {
 }
 
 // APIMapping returns one mapping of a domain.
-func (s *Service) APIMapping(sc actors.Scope, domain, id string) (*APIMapping, error) {
+func (s *Service) APIMapping(sc awswire.Scope, domain, id string) (*APIMapping, error) {
 	st, ok := s.Domain(sc, domain)
 	if !ok {
 		return nil, DomainNotFound()
@@ -426,7 +426,7 @@ func (s *Service) APIMapping(sc actors.Scope, domain, id string) (*APIMapping, e
 }
 
 // APIMappings returns the mappings of a domain, by id.
-func (s *Service) APIMappings(sc actors.Scope, domain string) ([]*APIMapping, error) {
+func (s *Service) APIMappings(sc awswire.Scope, domain string) ([]*APIMapping, error) {
 	st, ok := s.Domain(sc, domain)
 	if !ok {
 		return nil, DomainNotFound()
@@ -445,7 +445,7 @@ type MappingUpdate struct {
 }
 
 // UpdateAPIMapping re-points or re-keys a mapping.
-func (s *Service) UpdateAPIMapping(sc actors.Scope, domain, id string, u MappingUpdate) (*APIMapping, error) {
+func (s *Service) UpdateAPIMapping(sc awswire.Scope, domain, id string, u MappingUpdate) (*APIMapping, error) {
 	if u.APIID == "" {
 		return nil, BadRequest("Missing required parameter: apiId")
 	}
@@ -489,7 +489,7 @@ func (s *Service) UpdateAPIMapping(sc actors.Scope, domain, id string, u Mapping
 }
 
 // DeleteAPIMapping removes one mapping of a domain.
-func (s *Service) DeleteAPIMapping(sc actors.Scope, domain, id string) error {
+func (s *Service) DeleteAPIMapping(sc awswire.Scope, domain, id string) error {
 	_, err := mutateMappings(s, sc, domain, func(next map[string]*APIMapping) (struct{}, bool, error) {
 		if _, ok := next[id]; !ok {
 			return struct{}{}, false, MappingNotFound()
@@ -503,7 +503,7 @@ func (s *Service) DeleteAPIMapping(sc actors.Scope, domain, id string) error {
 // dropMappings removes the API mappings that point at the API stage (at any
 // stage of the API when stage is ""). Each domain's owner changes its own
 // state; it must not be called from inside an API's owner.
-func (s *Service) dropMappings(sc actors.Scope, apiID, stage string) {
+func (s *Service) dropMappings(sc awswire.Scope, apiID, stage string) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return
@@ -518,8 +518,8 @@ func (s *Service) dropMappings(sc actors.Scope, apiID, stage string) {
 			maps.DeleteFunc(next, func(_ string, m *APIMapping) bool { return points(m) })
 			return struct{}{}, len(next) != n, nil
 		})
-		var we *wire.Error
-		if err != nil && !(errors.As(err, &we) && we.Code == wire.CodeNotFound) {
+		var we *awswire.Error
+		if err != nil && !(errors.As(err, &we) && we.Code == awswire.CodeNotFound) {
 			s.log.Warn("drop api mappings", "domain", st.Domain.DomainName, "api", apiID, "stage", stage, "err", err)
 		}
 	}

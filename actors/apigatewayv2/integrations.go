@@ -8,8 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // This file owns an API's integrations and integration responses: their
@@ -95,22 +94,22 @@ var (
 
 // IntegrationNotFound is the error for an unknown integration. AWS's v2
 // text is not recorded; this is v1's (R), which v2's children all follow.
-func IntegrationNotFound() *wire.Error {
+func IntegrationNotFound() *awswire.Error {
 	return NotFound("Integration", "Invalid Integration identifier specified")
 }
 
 // IntegrationResponseNotFound is the error for an unknown integration
 // response (v1's wording, as IntegrationNotFound).
-func IntegrationResponseNotFound() *wire.Error {
+func IntegrationResponseNotFound() *awswire.Error {
 	return NotFound("IntegrationResponse", "Invalid IntegrationResponse identifier specified")
 }
 
-func integMappingError(errs []string) *wire.Error {
+func integMappingError(errs []string) *awswire.Error {
 	return BadRequest("Invalid mapping expression specified: Validation Result: warnings : [], errors : [%s]", strings.Join(errs, ", "))
 }
 
 // integRead returns the published API.
-func (s *Service) integRead(sc actors.Scope, apiID string) (*HTTPAPI, error) {
+func (s *Service) integRead(sc awswire.Scope, apiID string) (*HTTPAPI, error) {
 	a, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -148,7 +147,7 @@ func NextIntegrationID(st *HTTPAPI) string {
 }
 
 // CreateIntegration adds an integration to API apiID.
-func (s *Service) CreateIntegration(sc actors.Scope, apiID string, in IntegrationInput) (*Integration, error) {
+func (s *Service) CreateIntegration(sc awswire.Scope, apiID string, in IntegrationInput) (*Integration, error) {
 	if in.IntegrationType == nil || *in.IntegrationType == "" {
 		return nil, BadRequest("Integration type is required")
 	}
@@ -166,7 +165,7 @@ func (s *Service) CreateIntegration(sc actors.Scope, apiID string, in Integratio
 }
 
 // GetIntegration returns integration id of API apiID.
-func (s *Service) GetIntegration(sc actors.Scope, apiID, id string) (*Integration, error) {
+func (s *Service) GetIntegration(sc awswire.Scope, apiID, id string) (*Integration, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
 		return nil, err
@@ -179,7 +178,7 @@ func (s *Service) GetIntegration(sc actors.Scope, apiID, id string) (*Integratio
 }
 
 // Integrations returns the API's integrations in creation order.
-func (s *Service) Integrations(sc actors.Scope, apiID string) ([]*Integration, error) {
+func (s *Service) Integrations(sc awswire.Scope, apiID string) ([]*Integration, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
 		return nil, err
@@ -191,7 +190,7 @@ func (s *Service) Integrations(sc actors.Scope, apiID string) ([]*Integration, e
 // UpdateIntegration changes the members in sets, then checks the result
 // as CreateIntegration checks a new one. A managed (quick create)
 // integration may be updated (A).
-func (s *Service) UpdateIntegration(sc actors.Scope, apiID, id string, in IntegrationInput) (*Integration, error) {
+func (s *Service) UpdateIntegration(sc awswire.Scope, apiID, id string, in IntegrationInput) (*Integration, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Integration, error) {
 		cur, ok := t.State().Integrations[id]
 		if !ok {
@@ -208,7 +207,7 @@ func (s *Service) UpdateIntegration(sc actors.Scope, apiID, id string, in Integr
 
 // DeleteIntegration deletes an integration no route targets, with its
 // integration responses. A managed integration cannot be deleted (A).
-func (s *Service) DeleteIntegration(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteIntegration(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
 		it, ok := st.Integrations[id]
@@ -583,7 +582,7 @@ func integResponseKeyOK(key string) bool {
 
 // CreateIntegrationResponse adds a response to integration integrationID.
 // Only WebSocket APIs have them (A).
-func (s *Service) CreateIntegrationResponse(sc actors.Scope, apiID, integrationID string, in IntegrationResponseInput) (*IntegrationResponse, error) {
+func (s *Service) CreateIntegrationResponse(sc awswire.Scope, apiID, integrationID string, in IntegrationResponseInput) (*IntegrationResponse, error) {
 	if in.IntegrationResponseKey == nil || *in.IntegrationResponseKey == "" {
 		return nil, BadRequest("Integration response key is required")
 	}
@@ -652,7 +651,7 @@ func integNonEmpty(in map[string]string) map[string]string {
 
 // integResponses returns the responses of integration integrationID of
 // the published API.
-func (s *Service) integResponses(sc actors.Scope, apiID, integrationID string) (map[string]*IntegrationResponse, error) {
+func (s *Service) integResponses(sc awswire.Scope, apiID, integrationID string) (map[string]*IntegrationResponse, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
 		return nil, err
@@ -664,7 +663,7 @@ func (s *Service) integResponses(sc actors.Scope, apiID, integrationID string) (
 }
 
 // GetIntegrationResponse returns one response of an integration.
-func (s *Service) GetIntegrationResponse(sc actors.Scope, apiID, integrationID, id string) (*IntegrationResponse, error) {
+func (s *Service) GetIntegrationResponse(sc awswire.Scope, apiID, integrationID, id string) (*IntegrationResponse, error) {
 	rs, err := s.integResponses(sc, apiID, integrationID)
 	if err != nil {
 		return nil, err
@@ -678,7 +677,7 @@ func (s *Service) GetIntegrationResponse(sc actors.Scope, apiID, integrationID, 
 
 // IntegrationResponses returns an integration's responses in creation
 // order.
-func (s *Service) IntegrationResponses(sc actors.Scope, apiID, integrationID string) ([]*IntegrationResponse, error) {
+func (s *Service) IntegrationResponses(sc awswire.Scope, apiID, integrationID string) ([]*IntegrationResponse, error) {
 	rs, err := s.integResponses(sc, apiID, integrationID)
 	if err != nil {
 		return nil, err
@@ -689,7 +688,7 @@ func (s *Service) IntegrationResponses(sc actors.Scope, apiID, integrationID str
 }
 
 // UpdateIntegrationResponse changes the members in sets.
-func (s *Service) UpdateIntegrationResponse(sc actors.Scope, apiID, integrationID, id string, in IntegrationResponseInput) (*IntegrationResponse, error) {
+func (s *Service) UpdateIntegrationResponse(sc awswire.Scope, apiID, integrationID, id string, in IntegrationResponseInput) (*IntegrationResponse, error) {
 	if in.IntegrationResponseKey != nil && *in.IntegrationResponseKey == "" {
 		return nil, BadRequest("Integration response key is required")
 	}
@@ -712,7 +711,7 @@ func (s *Service) UpdateIntegrationResponse(sc actors.Scope, apiID, integrationI
 }
 
 // DeleteIntegrationResponse deletes one response of an integration.
-func (s *Service) DeleteIntegrationResponse(sc actors.Scope, apiID, integrationID, id string) error {
+func (s *Service) DeleteIntegrationResponse(sc awswire.Scope, apiID, integrationID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
 		if _, ok := st.Integrations[integrationID]; !ok {

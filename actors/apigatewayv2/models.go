@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/actors/apigateway"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // This file owns an API's models: JSON schemas that WebSocket routes
@@ -27,12 +26,12 @@ const modelMsgSchema = "Invalid model specified: Validation Result: warnings : [
 
 // ModelNotFound is the error for an unknown model (v1's wording, as
 // IntegrationNotFound).
-func ModelNotFound() *wire.Error {
+func ModelNotFound() *awswire.Error {
 	return NotFound("Model", "Invalid Model identifier specified")
 }
 
 // CreateModel adds a model to API apiID.
-func (s *Service) CreateModel(sc actors.Scope, apiID string, in ModelInput) (*Model, error) {
+func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*Model, error) {
 	switch {
 	case in.Name == nil || *in.Name == "":
 		return nil, BadRequest("Model name is required")
@@ -105,7 +104,7 @@ func modelCheckSchema(ct, schema string) error {
 }
 
 // GetModel returns model id of API apiID.
-func (s *Service) GetModel(sc actors.Scope, apiID, id string) (*Model, error) {
+func (s *Service) GetModel(sc awswire.Scope, apiID, id string) (*Model, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
 		return nil, err
@@ -118,7 +117,7 @@ func (s *Service) GetModel(sc actors.Scope, apiID, id string) (*Model, error) {
 }
 
 // Models returns the API's models in creation order.
-func (s *Service) Models(sc actors.Scope, apiID string) ([]*Model, error) {
+func (s *Service) Models(sc awswire.Scope, apiID string) ([]*Model, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
 		return nil, err
@@ -129,7 +128,7 @@ func (s *Service) Models(sc actors.Scope, apiID string) ([]*Model, error) {
 
 // UpdateModel changes the members in sets and checks the result as
 // CreateModel does.
-func (s *Service) UpdateModel(sc actors.Scope, apiID, id string, in ModelInput) (*Model, error) {
+func (s *Service) UpdateModel(sc awswire.Scope, apiID, id string, in ModelInput) (*Model, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Model, error) {
 		st := t.State()
 		cur, ok := st.Models[id]
@@ -147,7 +146,7 @@ func (s *Service) UpdateModel(sc actors.Scope, apiID, id string, in ModelInput) 
 
 // DeleteModel deletes a model no route request or route response uses.
 // The wording follows AWS's for an authorizer in use (R).
-func (s *Service) DeleteModel(sc actors.Scope, apiID, id string) error {
+func (s *Service) DeleteModel(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
 		m, ok := st.Models[id]
@@ -186,7 +185,7 @@ func modelUser(st *HTTPAPI, name string) (string, bool) {
 // GetModelTemplate returns the sample mapping template of a model. The
 // REST API package generates it (references to the API's other models
 // are followed by name, as there).
-func (s *Service) GetModelTemplate(sc actors.Scope, apiID, id string) (string, error) {
+func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, id string) (string, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
 		return "", err
@@ -202,7 +201,7 @@ func (s *Service) GetModelTemplate(sc actors.Scope, apiID, id string) (string, e
 	}
 	v, err := apigateway.ModelTemplate(&apigateway.Config{Models: byName}, byName[m.Name])
 	if err != nil {
-		var we *wire.Error
+		var we *awswire.Error
 		if errors.As(err, &we) {
 			return "", BadRequest("%s", we.Message)
 		}

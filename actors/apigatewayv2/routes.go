@@ -7,8 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Routes and route responses of an API. They live in the API's owner, so
@@ -57,13 +56,13 @@ const (
 	respMsgWebSocketOnly     = "Route responses are supported only for WebSocket APIs"
 )
 
-func routeNotFound() *wire.Error    { return NotFound("Route", routeMsgNotFound) }
-func responseNotFound() *wire.Error { return NotFound("RouteResponse", respMsgNotFound) }
+func routeNotFound() *awswire.Error    { return NotFound("Route", routeMsgNotFound) }
+func responseNotFound() *awswire.Error { return NotFound("RouteResponse", respMsgNotFound) }
 
 // ---- reads ----
 
 // Route returns route routeID of API apiID as published.
-func (s *Service) Route(sc actors.Scope, apiID, routeID string) (*Route, error) {
+func (s *Service) Route(sc awswire.Scope, apiID, routeID string) (*Route, error) {
 	a, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -76,7 +75,7 @@ func (s *Service) Route(sc actors.Scope, apiID, routeID string) (*Route, error) 
 }
 
 // Routes returns the routes of API apiID sorted by id.
-func (s *Service) Routes(sc actors.Scope, apiID string) ([]*Route, error) {
+func (s *Service) Routes(sc awswire.Scope, apiID string) ([]*Route, error) {
 	a, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -87,7 +86,7 @@ func (s *Service) Routes(sc actors.Scope, apiID string) ([]*Route, error) {
 }
 
 // RouteResponse returns a route's response.
-func (s *Service) RouteResponse(sc actors.Scope, apiID, routeID, id string) (*RouteResponse, error) {
+func (s *Service) RouteResponse(sc awswire.Scope, apiID, routeID, id string) (*RouteResponse, error) {
 	a, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -103,7 +102,7 @@ func (s *Service) RouteResponse(sc actors.Scope, apiID, routeID, id string) (*Ro
 }
 
 // RouteResponses returns a route's responses sorted by id.
-func (s *Service) RouteResponses(sc actors.Scope, apiID, routeID string) ([]*RouteResponse, error) {
+func (s *Service) RouteResponses(sc awswire.Scope, apiID, routeID string) ([]*RouteResponse, error) {
 	a, ok := s.API(sc, apiID)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
@@ -119,7 +118,7 @@ func (s *Service) RouteResponses(sc actors.Scope, apiID, routeID string) ([]*Rou
 // ---- routes ----
 
 // CreateRoute adds a route to API apiID.
-func (s *Service) CreateRoute(sc actors.Scope, apiID string, in RouteInput) (*Route, error) {
+func (s *Service) CreateRoute(sc awswire.Scope, apiID string, in RouteInput) (*Route, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Route, error) {
 		if in.RouteKey == nil || *in.RouteKey == "" {
 			return nil, BadRequest(routeMsgKeyRequired)
@@ -135,7 +134,7 @@ func (s *Service) CreateRoute(sc actors.Scope, apiID string, in RouteInput) (*Ro
 }
 
 // UpdateRoute changes the members of a route that in carries.
-func (s *Service) UpdateRoute(sc actors.Scope, apiID, routeID string, in RouteInput) (*Route, error) {
+func (s *Service) UpdateRoute(sc awswire.Scope, apiID, routeID string, in RouteInput) (*Route, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Route, error) {
 		cur, ok := t.State().Routes[routeID]
 		if !ok {
@@ -154,7 +153,7 @@ func (s *Service) UpdateRoute(sc actors.Scope, apiID, routeID string, in RouteIn
 }
 
 // DeleteRoute deletes a route and its route responses.
-func (s *Service) DeleteRoute(sc actors.Scope, apiID, routeID string) error {
+func (s *Service) DeleteRoute(sc awswire.Scope, apiID, routeID string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		if _, ok := t.State().Routes[routeID]; !ok {
 			return struct{}{}, routeNotFound()
@@ -166,7 +165,7 @@ func (s *Service) DeleteRoute(sc actors.Scope, apiID, routeID string) error {
 }
 
 // DeleteRouteRequestParameter removes one request parameter of a route.
-func (s *Service) DeleteRouteRequestParameter(sc actors.Scope, apiID, routeID, key string) error {
+func (s *Service) DeleteRouteRequestParameter(sc awswire.Scope, apiID, routeID, key string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		cur, ok := t.State().Routes[routeID]
 		if !ok {
@@ -514,7 +513,7 @@ func routeVarsClash(a, b string) bool {
 // ---- route responses ----
 
 // CreateRouteResponse adds a response to a WebSocket route.
-func (s *Service) CreateRouteResponse(sc actors.Scope, apiID, routeID string, in RouteResponseInput) (*RouteResponse, error) {
+func (s *Service) CreateRouteResponse(sc awswire.Scope, apiID, routeID string, in RouteResponseInput) (*RouteResponse, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*RouteResponse, error) {
 		st := t.State()
 		if _, ok := st.Routes[routeID]; !ok {
@@ -541,7 +540,7 @@ func (s *Service) CreateRouteResponse(sc actors.Scope, apiID, routeID string, in
 
 // UpdateRouteResponse changes the members of a route response that in
 // carries.
-func (s *Service) UpdateRouteResponse(sc actors.Scope, apiID, routeID, id string, in RouteResponseInput) (*RouteResponse, error) {
+func (s *Service) UpdateRouteResponse(sc awswire.Scope, apiID, routeID, id string, in RouteResponseInput) (*RouteResponse, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*RouteResponse, error) {
 		st := t.State()
 		if _, ok := st.Routes[routeID]; !ok {
@@ -564,7 +563,7 @@ func (s *Service) UpdateRouteResponse(sc actors.Scope, apiID, routeID, id string
 }
 
 // DeleteRouteResponse deletes a route response.
-func (s *Service) DeleteRouteResponse(sc actors.Scope, apiID, routeID, id string) error {
+func (s *Service) DeleteRouteResponse(sc awswire.Scope, apiID, routeID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
 		if _, ok := st.Routes[routeID]; !ok {

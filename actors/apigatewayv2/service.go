@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -86,27 +86,27 @@ func (s *Service) Now() time.Time { return s.now() }
 // Errors as API Gateway v2 words them.
 
 // NotFound is the error for a missing resource of resourceType.
-func NotFound(resourceType, format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.APIGatewayV2, wire.CodeNotFound, format, args...).With("resourceType", resourceType)
+func NotFound(resourceType, format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.APIGatewayV2, awswire.CodeNotFound, format, args...).With("resourceType", resourceType)
 }
 
 // BadRequest is the error for invalid input.
-func BadRequest(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.APIGatewayV2, wire.CodeBadRequest, format, args...)
+func BadRequest(format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.APIGatewayV2, awswire.CodeBadRequest, format, args...)
 }
 
 // Conflict is the error for a clash with existing state.
-func Conflict(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.APIGatewayV2, wire.CodeConflict, format, args...)
+func Conflict(format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.APIGatewayV2, awswire.CodeConflict, format, args...)
 }
 
 // APINotFound is the error for an unknown API id.
-func APINotFound(sc actors.Scope, id string) *wire.Error {
+func APINotFound(sc awswire.Scope, id string) *awswire.Error {
 	return NotFound("Api", "Invalid API identifier specified %s:%s", sc.Account, id)
 }
 
 // apiKey is the store key of an API, or of one of its records.
-func apiKey(sc actors.Scope, id string, sub ...string) string {
+func apiKey(sc awswire.Scope, id string, sub ...string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kindAPI, id, sub...)
 }
 
@@ -117,15 +117,15 @@ type apiRecord struct {
 }
 
 func (s *Service) records() actors.Records {
-	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return wire.Unavailable(wire.APIGatewayV2) }}
+	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return awswire.Unavailable(awswire.APIGatewayV2) }}
 }
 
-func errFn(f func() *wire.Error) func() error { return func() error { return f() } }
+func errFn(f func() *awswire.Error) func() error { return func() error { return f() } }
 
 // ---- APIs ----
 
 // API returns the published API with id.
-func (s *Service) API(sc actors.Scope, id string) (*HTTPAPI, bool) {
+func (s *Service) API(sc awswire.Scope, id string) (*HTTPAPI, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -134,7 +134,7 @@ func (s *Service) API(sc actors.Scope, id string) (*HTTPAPI, bool) {
 }
 
 // APIs returns every API of the scope in creation order.
-func (s *Service) APIs(sc actors.Scope) []*HTTPAPI {
+func (s *Service) APIs(sc awswire.Scope) []*HTTPAPI {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -144,14 +144,14 @@ func (s *Service) APIs(sc actors.Scope) []*HTTPAPI {
 
 // CreateAPI creates an API from api (its id set or empty), with whatever
 // init adds in the same write (quick create's integration, route, stage).
-func (s *Service) CreateAPI(sc actors.Scope, api API, init func(t *Tx) error) (*HTTPAPI, error) {
+func (s *Service) CreateAPI(sc awswire.Scope, api API, init func(t *Tx) error) (*HTTPAPI, error) {
 	d := s.scopes.Get(sc)
 	custom := api.APIID != ""
 	o := actors.NewStateOwner[HTTPAPI](s.store)
 	e := actors.SpawnState(s.sys, "apigatewayv2.api", o, nil)
 	for {
 		if !custom {
-			api.APIID = wire.ShortID(10)
+			api.APIID = awswire.ShortID(10)
 		}
 		if d.apis.Reserve(api.APIID, e) {
 			break
@@ -176,7 +176,7 @@ func (s *Service) CreateAPI(sc actors.Scope, api API, init func(t *Tx) error) (*
 		}
 		return t.commit()
 	})
-	r, err := actors.Result[*HTTPAPI](v, err, errFn(func() *wire.Error { return APINotFound(sc, id) }), s.records().Busy)
+	r, err := actors.Result[*HTTPAPI](v, err, errFn(func() *awswire.Error { return APINotFound(sc, id) }), s.records().Busy)
 	if err != nil {
 		d.apis.Release(id, e)
 		s.sys.StopAsync(e.Ref())
@@ -187,7 +187,7 @@ func (s *Service) CreateAPI(sc actors.Scope, api API, init func(t *Tx) error) (*
 
 // Mutate runs fn as a mutation of the API id and returns what fn returns.
 // If fn fails nothing changes.
-func Mutate[R any](s *Service, sc actors.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
+func Mutate[R any](s *Service, sc awswire.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
@@ -207,12 +207,12 @@ func Mutate[R any](s *Service, sc actors.Scope, id string, fn func(t *Tx) (R, er
 		ch.Reply = r
 		return ch, err
 	})
-	return actors.Result[R](v, err, errFn(func() *wire.Error { return APINotFound(sc, id) }), s.records().Busy)
+	return actors.Result[R](v, err, errFn(func() *awswire.Error { return APINotFound(sc, id) }), s.records().Busy)
 }
 
 // DeleteAPI deletes the API and everything it owns, its tags included, in
 // one write; API mappings pointing at it go too.
-func (s *Service) DeleteAPI(sc actors.Scope, id string) error {
+func (s *Service) DeleteAPI(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return APINotFound(sc, id)
@@ -226,7 +226,7 @@ func (s *Service) DeleteAPI(sc actors.Scope, id string) error {
 			actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
 		}}, nil
 	})
-	if _, err := actors.Result[any](v, err, errFn(func() *wire.Error { return APINotFound(sc, id) }), s.records().Busy); err != nil {
+	if _, err := actors.Result[any](v, err, errFn(func() *awswire.Error { return APINotFound(sc, id) }), s.records().Busy); err != nil {
 		return err
 	}
 	s.forgetStage(sc, id, "")
@@ -239,7 +239,7 @@ func (s *Service) DeleteAPI(sc actors.Scope, id string) error {
 func (s *Service) StoreService() string { return storeService }
 
 type restoreAPI struct {
-	scope actors.Scope
+	scope awswire.Scope
 	state HTTPAPI
 	seen  bool
 }
@@ -251,7 +251,7 @@ func (s *Service) Restore(key string, value []byte) error {
 	if !ok || service != storeService {
 		return fmt.Errorf("apigatewayv2: restore: foreign key %q", key)
 	}
-	sc := actors.Scope{Account: account, Region: region}
+	sc := awswire.Scope{Account: account, Region: region}
 	var err error
 	switch kind {
 	case kindAPI:
@@ -281,7 +281,7 @@ func (s *Service) Restore(key string, value []byte) error {
 	return nil
 }
 
-func (s *Service) restoreAPIRecord(sc actors.Scope, id string, sub []string, value []byte) error {
+func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, value []byte) error {
 	if s.restoring == nil {
 		s.restoring = map[string]*restoreAPI{}
 	}
@@ -397,7 +397,7 @@ func (s *Service) bumpSeq(seq uint64) {
 // store afterwards.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ actors.Scope, d *dirs) bool {
+	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.apis.Drain()...)
 		refs = append(refs, d.domains.Drain()...)
 		refs = append(refs, d.links.Drain()...)
@@ -408,6 +408,6 @@ func (s *Service) Detach() {
 
 // forgetStage drops the API mappings that point at a stage of an API (any
 // stage when stage is ""), so none outlives what it names.
-func (s *Service) forgetStage(sc actors.Scope, apiID, stage string) {
+func (s *Service) forgetStage(sc awswire.Scope, apiID, stage string) {
 	s.dropMappings(sc, apiID, stage)
 }

@@ -6,8 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Tags live on the record of the resource they name (SPEC.md): TagResource,
@@ -55,7 +54,7 @@ const (
 
 // tagTarget is the resource an API Gateway v2 ARN names.
 type tagTarget struct {
-	scope actors.Scope
+	scope awswire.Scope
 	kind  string
 	id    string // the API id for a stage
 	stage string
@@ -64,13 +63,13 @@ type tagTarget struct {
 // parseTagARN reads arn:<partition>:apigateway:<region>::/<path>. The
 // account is empty in API Gateway ARNs; the caller's account is used, the
 // ARN's region selects the region.
-func parseTagARN(sc actors.Scope, arn string) (tagTarget, error) {
+func parseTagARN(sc awswire.Scope, arn string) (tagTarget, error) {
 	bad := BadRequest("Invalid ARN. ARN is not well formed %s", arn)
-	a, ok := wire.ParseARN(arn)
+	a, ok := awswire.ParseARN(arn)
 	if !ok || a.Service != "apigateway" || a.Region == "" || !strings.HasPrefix(a.Resource, "/") {
 		return tagTarget{}, bad
 	}
-	t := tagTarget{scope: actors.Scope{Account: sc.Account, Region: a.Region}}
+	t := tagTarget{scope: awswire.Scope{Account: sc.Account, Region: a.Region}}
 	parts := strings.Split(a.Resource[1:], "/")
 	for _, p := range parts {
 		if p == "" {
@@ -90,7 +89,7 @@ func parseTagARN(sc actors.Scope, arn string) (tagTarget, error) {
 
 // gone is the error for a taggable resource that does not exist, worded
 // as each kind's own operations word it.
-func (t tagTarget) gone() *wire.Error {
+func (t tagTarget) gone() *awswire.Error {
 	switch t.kind {
 	case tagAPI:
 		return APINotFound(t.scope, t.id)
@@ -103,7 +102,7 @@ func (t tagTarget) gone() *wire.Error {
 }
 
 // Tags returns the tags of the resource arn names (nil when it has none).
-func (s *Service) Tags(sc actors.Scope, arn string) (map[string]string, error) {
+func (s *Service) Tags(sc awswire.Scope, arn string) (map[string]string, error) {
 	t, err := parseTagARN(sc, arn)
 	if err != nil {
 		return nil, err
@@ -134,7 +133,7 @@ func (s *Service) Tags(sc actors.Scope, arn string) (map[string]string, error) {
 }
 
 // TagResource merges tags onto the resource arn names.
-func (s *Service) TagResource(sc actors.Scope, arn string, tags map[string]string) error {
+func (s *Service) TagResource(sc awswire.Scope, arn string, tags map[string]string) error {
 	if err := CheckTags(tags); err != nil {
 		return err
 	}
@@ -156,7 +155,7 @@ func (s *Service) TagResource(sc actors.Scope, arn string, tags map[string]strin
 
 // UntagResource removes the tag keys from the resource arn names; keys it
 // does not have are ignored.
-func (s *Service) UntagResource(sc actors.Scope, arn string, keys []string) error {
+func (s *Service) UntagResource(sc awswire.Scope, arn string, keys []string) error {
 	return s.changeTags(sc, arn, func(cur map[string]string) (map[string]string, error) {
 		next := maps.Clone(cur)
 		for _, k := range keys {
@@ -172,7 +171,7 @@ func (s *Service) UntagResource(sc actors.Scope, arn string, keys []string) erro
 // changeTags runs change on the current tags of the resource arn names,
 // inside the resource's owner, and stores what it returns. change MUST NOT
 // modify the map it is given (readers share it).
-func (s *Service) changeTags(sc actors.Scope, arn string, change func(map[string]string) (map[string]string, error)) error {
+func (s *Service) changeTags(sc awswire.Scope, arn string, change func(map[string]string) (map[string]string, error)) error {
 	t, err := parseTagARN(sc, arn)
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Tx is one mutation of an API in progress. It starts from the published
@@ -17,7 +17,7 @@ import (
 // of it as the mutation commits.
 type Tx struct {
 	svc   *Service
-	scope actors.Scope
+	scope awswire.Scope
 	cur   *HTTPAPI // nil while the API is being created
 	next  HTTPAPI
 	recs  []actors.Record
@@ -28,7 +28,7 @@ type Tx struct {
 	configChanged bool
 }
 
-func newTx(svc *Service, sc actors.Scope, cur *HTTPAPI) *Tx {
+func newTx(svc *Service, sc awswire.Scope, cur *HTTPAPI) *Tx {
 	t := &Tx{svc: svc, scope: sc, cur: cur, now: svc.now(), owned: map[string]bool{}}
 	if cur != nil {
 		t.next = *cur
@@ -41,10 +41,10 @@ func newTx(svc *Service, sc actors.Scope, cur *HTTPAPI) *Tx {
 func (t *Tx) Now() time.Time { return t.now }
 
 // Stamp is the time of the mutation as a wire timestamp.
-func (t *Tx) Stamp() wire.ISOTime { return wire.ISOTime(t.now.UnixMilli()) }
+func (t *Tx) Stamp() awswire.ISOTime { return awswire.ISOTime(t.now.UnixMilli()) }
 
 // Scope is the account and region of the API.
-func (t *Tx) Scope() actors.Scope { return t.scope }
+func (t *Tx) Scope() awswire.Scope { return t.scope }
 
 // Svc is the service, for ids and read-only lookups of other owners.
 func (t *Tx) Svc() *Service { return t.svc }
@@ -287,7 +287,7 @@ func (t *Tx) commit() (actors.Change[HTTPAPI], error) {
 // NewID returns an id of n lowercase alphanumerics not used by taken.
 func NewID(n int, taken func(string) bool) string {
 	for {
-		id := wire.ShortID(n)
+		id := awswire.ShortID(n)
 		if taken == nil || !taken(id) {
 			return id
 		}

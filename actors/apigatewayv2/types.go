@@ -2,7 +2,7 @@ package apigatewayv2
 
 import (
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // The types below are API Gateway v2's resources with the model's wire
@@ -27,7 +27,7 @@ type API struct {
 	APIID                     string            `json:"apiId"`
 	APIKeySelectionExpression string            `json:"apiKeySelectionExpression,omitempty"`
 	CorsConfiguration         *Cors             `json:"corsConfiguration,omitempty"`
-	CreatedDate               wire.ISOTime      `json:"createdDate"`
+	CreatedDate               awswire.ISOTime   `json:"createdDate"`
 	Description               string            `json:"description,omitempty"`
 	DisableSchemaValidation   bool              `json:"disableSchemaValidation,omitempty"`
 	DisableExecuteAPIEndpoint bool              `json:"disableExecuteApiEndpoint"`

@@ -1,15 +1,15 @@
 package apigatewayv2
 
-import "github.com/cloudemu/emulator/httpfront/wire"
+import "github.com/cloudemu/emulator/awswire"
 
 // Deployment is a frozen configuration of an API.
 type Deployment struct {
-	AutoDeployed            bool         `json:"autoDeployed"`
-	CreatedDate             wire.ISOTime `json:"createdDate"`
-	DeploymentID            string       `json:"deploymentId"`
-	DeploymentStatus        string       `json:"deploymentStatus"`
-	DeploymentStatusMessage string       `json:"deploymentStatusMessage,omitempty"`
-	Description             string       `json:"description,omitempty"`
+	AutoDeployed            bool            `json:"autoDeployed"`
+	CreatedDate             awswire.ISOTime `json:"createdDate"`
+	DeploymentID            string          `json:"deploymentId"`
+	DeploymentStatus        string          `json:"deploymentStatus"`
+	DeploymentStatusMessage string          `json:"deploymentStatusMessage,omitempty"`
+	Description             string          `json:"description,omitempty"`
 	// Frozen is the configuration at creation; persisted with the
 	// deployment (DeploymentRecord), never sent.
 	Frozen *Config `json:"-"`
@@ -48,12 +48,12 @@ type Stage struct {
 	APIGatewayManaged           bool                      `json:"apiGatewayManaged,omitempty"`
 	AutoDeploy                  bool                      `json:"autoDeploy,omitempty"`
 	ClientCertificateID         string                    `json:"clientCertificateId,omitempty"`
-	CreatedDate                 wire.ISOTime              `json:"createdDate"`
+	CreatedDate                 awswire.ISOTime           `json:"createdDate"`
 	DefaultRouteSettings        *RouteSettings            `json:"defaultRouteSettings,omitempty"`
 	DeploymentID                string                    `json:"deploymentId,omitempty"`
 	Description                 string                    `json:"description,omitempty"`
 	LastDeploymentStatusMessage string                    `json:"lastDeploymentStatusMessage,omitempty"`
-	LastUpdatedDate             wire.ISOTime              `json:"lastUpdatedDate"`
+	LastUpdatedDate             awswire.ISOTime           `json:"lastUpdatedDate"`
 	RouteSettings               map[string]*RouteSettings `json:"routeSettings"`
 	StageName                   string                    `json:"stageName"`
 	StageVariables              map[string]string         `json:"stageVariables"`

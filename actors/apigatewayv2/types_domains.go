@@ -1,20 +1,20 @@
 package apigatewayv2
 
-import "github.com/cloudemu/emulator/httpfront/wire"
+import "github.com/cloudemu/emulator/awswire"
 
 // DomainNameConfiguration is one endpoint configuration of a domain name.
 type DomainNameConfiguration struct {
-	APIGatewayDomainName                string        `json:"apiGatewayDomainName,omitempty"`
-	CertificateARN                      string        `json:"certificateArn,omitempty"`
-	CertificateName                     string        `json:"certificateName,omitempty"`
-	CertificateUploadDate               *wire.ISOTime `json:"certificateUploadDate,omitempty"`
-	DomainNameStatus                    string        `json:"domainNameStatus,omitempty"`
-	DomainNameStatusMessage             string        `json:"domainNameStatusMessage,omitempty"`
-	EndpointType                        string        `json:"endpointType,omitempty"`
-	HostedZoneID                        string        `json:"hostedZoneId,omitempty"`
-	IPAddressType                       string        `json:"ipAddressType,omitempty"`
-	SecurityPolicy                      string        `json:"securityPolicy,omitempty"`
-	OwnershipVerificationCertificateARN string        `json:"ownershipVerificationCertificateArn,omitempty"`
+	APIGatewayDomainName                string           `json:"apiGatewayDomainName,omitempty"`
+	CertificateARN                      string           `json:"certificateArn,omitempty"`
+	CertificateName                     string           `json:"certificateName,omitempty"`
+	CertificateUploadDate               *awswire.ISOTime `json:"certificateUploadDate,omitempty"`
+	DomainNameStatus                    string           `json:"domainNameStatus,omitempty"`
+	DomainNameStatusMessage             string           `json:"domainNameStatusMessage,omitempty"`
+	EndpointType                        string           `json:"endpointType,omitempty"`
+	HostedZoneID                        string           `json:"hostedZoneId,omitempty"`
+	IPAddressType                       string           `json:"ipAddressType,omitempty"`
+	SecurityPolicy                      string           `json:"securityPolicy,omitempty"`
+	OwnershipVerificationCertificateARN string           `json:"ownershipVerificationCertificateArn,omitempty"`
 }
 
 // MutualTLSAuthentication is a domain's mutual TLS settings.
@@ -55,7 +55,7 @@ type DomainState struct {
 // VpcLink is a VPC link, AVAILABLE at once. SecurityGroupIDs and SubnetIDs
 // are never nil: lists require them, [] when none were given.
 type VpcLink struct {
-	CreatedDate          wire.ISOTime      `json:"createdDate"`
+	CreatedDate          awswire.ISOTime   `json:"createdDate"`
 	Name                 string            `json:"name"`
 	SecurityGroupIDs     []string          `json:"securityGroupIds"`
 	SubnetIDs            []string          `json:"subnetIds"`

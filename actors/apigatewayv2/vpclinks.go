@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -24,7 +24,7 @@ const (
 )
 
 // VpcLinkNotFound is the error for an unknown VPC link.
-func VpcLinkNotFound() *wire.Error {
+func VpcLinkNotFound() *awswire.Error {
 	return NotFound("VpcLink", "Invalid VpcLink identifier specified")
 }
 
@@ -33,7 +33,7 @@ func VpcLinkARN(region, id string) string {
 	return "arn:aws:apigateway:" + region + "::/vpclinks/" + id
 }
 
-func linkKey(sc actors.Scope, id string) string {
+func linkKey(sc awswire.Scope, id string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kindLink, id)
 }
 
@@ -46,7 +46,7 @@ func linksCheckName(name string) error {
 }
 
 // CreateVpcLink creates a VPC link from l (its user-given members set).
-func (s *Service) CreateVpcLink(sc actors.Scope, l VpcLink) (*LinkState, error) {
+func (s *Service) CreateVpcLink(sc awswire.Scope, l VpcLink) (*LinkState, error) {
 	if l.Name == "" {
 		return nil, BadRequest("Missing required parameter: name")
 	}
@@ -70,13 +70,13 @@ func (s *Service) CreateVpcLink(sc actors.Scope, l VpcLink) (*LinkState, error) 
 		l.SecurityGroupIDs = []string{}
 	}
 	l.Tags = maps.Clone(l.Tags)
-	l.CreatedDate = wire.ISOTime(s.now().UnixMilli())
+	l.CreatedDate = awswire.ISOTime(s.now().UnixMilli())
 	l.VpcLinkStatus, l.VpcLinkStatusMessage, l.VpcLinkVersion = LinkAvailable, LinkReady, LinkVersion
 	d := s.scopes.Get(sc)
 	// A clash of random ids is retried a few times; after that the
 	// service is as good as unavailable.
 	for range 8 {
-		l.VpcLinkID = wire.ShortID(6)
+		l.VpcLinkID = awswire.ShortID(6)
 		clash := false
 		st, err := actors.CreateRecord(s.records(), "apigatewayv2."+kindLink, linkKey(sc, l.VpcLinkID), d.links,
 			l.VpcLinkID, &LinkState{Link: l, Seq: s.seq.Add(1)},
@@ -85,11 +85,11 @@ func (s *Service) CreateVpcLink(sc actors.Scope, l VpcLink) (*LinkState, error) 
 			return st, err
 		}
 	}
-	return nil, wire.Unavailable(wire.APIGatewayV2)
+	return nil, awswire.Unavailable(awswire.APIGatewayV2)
 }
 
 // VpcLink returns the published VPC link id.
-func (s *Service) VpcLink(sc actors.Scope, id string) (*LinkState, bool) {
+func (s *Service) VpcLink(sc awswire.Scope, id string) (*LinkState, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -98,7 +98,7 @@ func (s *Service) VpcLink(sc actors.Scope, id string) (*LinkState, bool) {
 }
 
 // VpcLinks returns every VPC link of the scope in creation order.
-func (s *Service) VpcLinks(sc actors.Scope) []*LinkState {
+func (s *Service) VpcLinks(sc awswire.Scope) []*LinkState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -108,7 +108,7 @@ func (s *Service) VpcLinks(sc actors.Scope) []*LinkState {
 
 // mutateLink runs fn in the owner of the link; fn returns the new state
 // (nil to keep it) and the reply.
-func (s *Service) mutateLink(sc actors.Scope, id string, fn func(cur *LinkState) (*LinkState, *LinkState, error)) (*LinkState, error) {
+func (s *Service) mutateLink(sc awswire.Scope, id string, fn func(cur *LinkState) (*LinkState, *LinkState, error)) (*LinkState, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, VpcLinkNotFound()
@@ -124,7 +124,7 @@ func (s *Service) mutateLink(sc actors.Scope, id string, fn func(cur *LinkState)
 }
 
 // UpdateVpcLink renames a link; a nil name changes nothing.
-func (s *Service) UpdateVpcLink(sc actors.Scope, id string, name *string) (*LinkState, error) {
+func (s *Service) UpdateVpcLink(sc awswire.Scope, id string, name *string) (*LinkState, error) {
 	if name != nil {
 		if err := linksCheckName(*name); err != nil {
 			return nil, err
@@ -141,7 +141,7 @@ func (s *Service) UpdateVpcLink(sc actors.Scope, id string, name *string) (*Link
 }
 
 // DeleteVpcLink deletes a VPC link; it is gone at once rather than DELETING.
-func (s *Service) DeleteVpcLink(sc actors.Scope, id string) error {
+func (s *Service) DeleteVpcLink(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return VpcLinkNotFound()

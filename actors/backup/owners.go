@@ -6,7 +6,7 @@ import (
 	"maps"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -33,13 +33,13 @@ type (
 // epoch it was born in, and whether it has been deleted.
 type base struct {
 	store store.Store
-	scope actors.Scope
+	scope awswire.Scope
 	key   string
 	epoch uint64
 	done  bool
 }
 
-func (s *Service) newBase(sc actors.Scope) base {
+func (s *Service) newBase(sc awswire.Scope) base {
 	return base{store: s.store, scope: sc, epoch: s.store.Epoch()}
 }
 
@@ -137,7 +137,7 @@ type owner[S, R any] struct {
 	entry *actors.Entry[S]
 	// reserve claims the record's ids in its directories for e, or says
 	// which is taken; release gives back those e holds.
-	reserve func(e *actors.Entry[S], rec R) *wire.Error
+	reserve func(e *actors.Entry[S], rec R) *awswire.Error
 	release func(e *actors.Entry[S], rec R)
 	// more handles kind-specific commands; nil if there are none.
 	more func(o *owner[S, R], cur *S, cmd any) (any, error)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -68,28 +68,28 @@ func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Log
 	}
 }
 
-func notFound(format string, args ...any) *wire.Error {
-	return wire.Errorf(wire.Backup, wire.CodeResourceNotFound, format, args...)
+func notFound(format string, args ...any) *awswire.Error {
+	return awswire.Errorf(awswire.Backup, awswire.CodeResourceNotFound, format, args...)
 }
 
 // VaultNotFound is the error for a vault that does not exist.
-func VaultNotFound(name string) *wire.Error {
+func VaultNotFound(name string) *awswire.Error {
 	return notFound("Backup vault %s does not exist.", name).With("Context", name)
 }
 
 // PlanNotFound is the error for a plan that does not exist.
-func PlanNotFound(id string) *wire.Error {
+func PlanNotFound(id string) *awswire.Error {
 	return notFound("Backup plan %s does not exist.", id).With("Context", id)
 }
 
 // AccessPointNotFound is the error for an access point that does not exist.
-func AccessPointNotFound(arn string) *wire.Error {
+func AccessPointNotFound(arn string) *awswire.Error {
 	return notFound("Backup access point %s does not exist.", arn).With("Context", arn)
 }
 
 // ask sends cmd to an owner and maps the actor errors: an owner gone is the
 // resource gone, an owner too slow is the service busy.
-func ask[R any](s *Service, ref actors.Ref, cmd any, gone func() *wire.Error) (R, error) {
+func ask[R any](s *Service, ref actors.Ref, cmd any, gone func() *awswire.Error) (R, error) {
 	r, err := actors.Ask[R](s.sys, ref, cmd)
 	switch {
 	case err == nil:
@@ -97,7 +97,7 @@ func ask[R any](s *Service, ref actors.Ref, cmd any, gone func() *wire.Error) (R
 	case errors.Is(err, actors.ErrGone), errors.Is(err, store.ErrStale):
 		return r, gone()
 	case errors.Is(err, actors.ErrNoAnswer):
-		return r, wire.Unavailable(wire.Backup)
+		return r, awswire.Unavailable(awswire.Backup)
 	}
 	return r, err
 }
@@ -117,22 +117,22 @@ type CreateVaultInput struct {
 }
 
 // CreateVault creates a vault and its tags in one write.
-func (s *Service) CreateVault(sc actors.Scope, in CreateVaultInput) (*Vault, error) {
+func (s *Service) CreateVault(sc awswire.Scope, in CreateVaultInput) (*Vault, error) {
 	d := s.scopes.Get(sc)
 	rec := VaultRecord{
 		Seq:              s.seq.Add(1),
 		Name:             in.Name,
-		ARN:              wire.BackupVaultARN(sc.Region, sc.Account, in.Name),
+		ARN:              awswire.BackupVaultARN(sc.Region, sc.Account, in.Name),
 		Created:          s.now().UnixMilli(),
 		EncryptionKeyArn: in.EncryptionKeyArn,
 		CreatorRequestID: in.CreatorRequestID,
 		Tags:             cloneTags(in.Tags),
 	}
-	return create(s, s.vaultOwner(sc, d), rec, func() *wire.Error { return VaultNotFound(in.Name) })
+	return create(s, s.vaultOwner(sc, d), rec, func() *awswire.Error { return VaultNotFound(in.Name) })
 }
 
 // Vault returns the published vault called name.
-func (s *Service) Vault(sc actors.Scope, name string) (*Vault, bool) {
+func (s *Service) Vault(sc awswire.Scope, name string) (*Vault, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -141,7 +141,7 @@ func (s *Service) Vault(sc actors.Scope, name string) (*Vault, bool) {
 }
 
 // Vaults returns every vault of the scope in creation order.
-func (s *Service) Vaults(sc actors.Scope) []*Vault {
+func (s *Service) Vaults(sc awswire.Scope) []*Vault {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -150,7 +150,7 @@ func (s *Service) Vaults(sc actors.Scope) []*Vault {
 }
 
 // DeleteVault deletes a vault and its tags.
-func (s *Service) DeleteVault(sc actors.Scope, name string) error {
+func (s *Service) DeleteVault(sc awswire.Scope, name string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return VaultNotFound(name)
@@ -159,7 +159,7 @@ func (s *Service) DeleteVault(sc actors.Scope, name string) error {
 	if !ok {
 		return VaultNotFound(name)
 	}
-	_, err := ask[*Vault](s, e.Ref(), deleteCmd{}, func() *wire.Error { return VaultNotFound(name) })
+	_, err := ask[*Vault](s, e.Ref(), deleteCmd{}, func() *awswire.Error { return VaultNotFound(name) })
 	return err
 }
 
@@ -173,24 +173,24 @@ type CreatePlanInput struct {
 }
 
 // CreatePlan creates a plan at its first version, with its tags.
-func (s *Service) CreatePlan(sc actors.Scope, in CreatePlanInput) (*Plan, error) {
+func (s *Service) CreatePlan(sc awswire.Scope, in CreatePlanInput) (*Plan, error) {
 	d := s.scopes.Get(sc)
-	id := wire.UUID()
+	id := awswire.UUID()
 	rec := PlanRecord{
 		Seq:              s.seq.Add(1),
 		ID:               id,
-		ARN:              wire.BackupPlanARN(sc.Region, sc.Account, id),
-		VersionID:        wire.VersionID(),
+		ARN:              awswire.BackupPlanARN(sc.Region, sc.Account, id),
+		VersionID:        awswire.VersionID(),
 		Document:         withRuleIDs(in.Document, nil),
 		Created:          s.now().UnixMilli(),
 		CreatorRequestID: in.CreatorRequestID,
 		Tags:             cloneTags(in.Tags),
 	}
-	return create(s, s.planOwner(sc, d), rec, func() *wire.Error { return PlanNotFound(id) })
+	return create(s, s.planOwner(sc, d), rec, func() *awswire.Error { return PlanNotFound(id) })
 }
 
-func planNameTaken(d *dirs, name string) *wire.Error {
-	err := wire.New(wire.Backup, wire.CodeAlreadyExists, "Backup plan with the same plan document already exists")
+func planNameTaken(d *dirs, name string) *awswire.Error {
+	err := awswire.New(awswire.Backup, awswire.CodeAlreadyExists, "Backup plan with the same plan document already exists")
 	if p, ok := d.planNames.Get(name); ok {
 		err = err.With("Arn", p.ARN)
 		if p.CreatorRequestID != "" {
@@ -201,7 +201,7 @@ func planNameTaken(d *dirs, name string) *wire.Error {
 }
 
 // Plan returns the published plan with id.
-func (s *Service) Plan(sc actors.Scope, id string) (*Plan, bool) {
+func (s *Service) Plan(sc awswire.Scope, id string) (*Plan, bool) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, false
@@ -210,7 +210,7 @@ func (s *Service) Plan(sc actors.Scope, id string) (*Plan, bool) {
 }
 
 // Plans returns every plan of the scope in creation order.
-func (s *Service) Plans(sc actors.Scope) []*Plan {
+func (s *Service) Plans(sc awswire.Scope) []*Plan {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -220,7 +220,7 @@ func (s *Service) Plans(sc actors.Scope) []*Plan {
 
 // UpdatePlan replaces the plan's document and mints a new version; the
 // previous version is not kept.
-func (s *Service) UpdatePlan(sc actors.Scope, id string, doc PlanDocument) (*Plan, error) {
+func (s *Service) UpdatePlan(sc awswire.Scope, id string, doc PlanDocument) (*Plan, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, PlanNotFound(id)
@@ -229,13 +229,13 @@ func (s *Service) UpdatePlan(sc actors.Scope, id string, doc PlanDocument) (*Pla
 	if !ok {
 		return nil, PlanNotFound(id)
 	}
-	return ask[*Plan](s, e.Ref(), updatePlanCmd{doc: doc, versionID: wire.VersionID(), at: s.now().UnixMilli()},
-		func() *wire.Error { return PlanNotFound(id) })
+	return ask[*Plan](s, e.Ref(), updatePlanCmd{doc: doc, versionID: awswire.VersionID(), at: s.now().UnixMilli()},
+		func() *awswire.Error { return PlanNotFound(id) })
 }
 
 // DeletePlan deletes the plan and returns it as it was, with the deletion
 // time. No tombstone is kept.
-func (s *Service) DeletePlan(sc actors.Scope, id string) (*Plan, time.Time, error) {
+func (s *Service) DeletePlan(sc awswire.Scope, id string) (*Plan, time.Time, error) {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil, time.Time{}, PlanNotFound(id)
@@ -244,7 +244,7 @@ func (s *Service) DeletePlan(sc actors.Scope, id string) (*Plan, time.Time, erro
 	if !ok {
 		return nil, time.Time{}, PlanNotFound(id)
 	}
-	p, err := ask[*Plan](s, e.Ref(), deleteCmd{}, func() *wire.Error { return PlanNotFound(id) })
+	p, err := ask[*Plan](s, e.Ref(), deleteCmd{}, func() *awswire.Error { return PlanNotFound(id) })
 	return p, s.now(), err
 }
 
@@ -263,19 +263,19 @@ type CreateAccessPointInput struct {
 const AccessPointStatus = "AVAILABLE"
 
 // CreateAccessPoint creates an access point and its tags in one write.
-func (s *Service) CreateAccessPoint(sc actors.Scope, in CreateAccessPointInput) (*AccessPoint, error) {
+func (s *Service) CreateAccessPoint(sc awswire.Scope, in CreateAccessPointInput) (*AccessPoint, error) {
 	d := s.scopes.Get(sc)
 	rec := AccessPointRecord{
 		Seq:              s.seq.Add(1),
 		Name:             in.Name,
-		ARN:              wire.BackupAccessPointARN(sc.Region, sc.Account, in.Name),
+		ARN:              awswire.BackupAccessPointARN(sc.Region, sc.Account, in.Name),
 		RecoveryPointArn: in.RecoveryPointArn,
 		Metadata:         cloneTags(in.Metadata),
 		Status:           AccessPointStatus,
 		Created:          s.now().UnixMilli(),
 		Tags:             cloneTags(in.Tags),
 	}
-	return create(s, s.accessPointOwner(sc, d), rec, func() *wire.Error { return AccessPointNotFound(rec.ARN) })
+	return create(s, s.accessPointOwner(sc, d), rec, func() *awswire.Error { return AccessPointNotFound(rec.ARN) })
 }
 
 // AccessPoint returns the published access point with arn.
@@ -296,7 +296,7 @@ func (s *Service) AccessPoint(arn string) (*AccessPoint, bool) {
 }
 
 // AccessPoints returns every access point of the scope in creation order.
-func (s *Service) AccessPoints(sc actors.Scope) []*AccessPoint {
+func (s *Service) AccessPoints(sc awswire.Scope) []*AccessPoint {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return nil
@@ -318,21 +318,21 @@ func (s *Service) DeleteAccessPoint(arn string) error {
 	if !ok || ap.ARN != arn {
 		return AccessPointNotFound(arn)
 	}
-	_, err := ask[*AccessPoint](s, e.Ref(), deleteCmd{}, func() *wire.Error { return AccessPointNotFound(arn) })
+	_, err := ask[*AccessPoint](s, e.Ref(), deleteCmd{}, func() *awswire.Error { return AccessPointNotFound(arn) })
 	return err
 }
 
 // accessPointScope reads the scope and name out of an access point ARN.
-func accessPointScope(arn string) (actors.Scope, string, bool) {
-	a, ok := wire.ParseARN(arn)
+func accessPointScope(arn string) (awswire.Scope, string, bool) {
+	a, ok := awswire.ParseARN(arn)
 	if !ok || a.Service != "backup" {
-		return actors.Scope{}, "", false
+		return awswire.Scope{}, "", false
 	}
 	name, ok := strings.CutPrefix(a.Resource, "accesspoint/")
 	if !ok || name == "" {
-		return actors.Scope{}, "", false
+		return awswire.Scope{}, "", false
 	}
-	return actors.Scope{Account: a.Account, Region: a.Region}, name, true
+	return awswire.Scope{Account: a.Account, Region: a.Region}, name, true
 }
 
 // ---- tags ----
@@ -344,16 +344,16 @@ type tagTarget struct {
 }
 
 // resolve finds the vault, plan or access point an ARN names.
-func (s *Service) resolve(arn string) (tagTarget, *wire.Error) {
+func (s *Service) resolve(arn string) (tagTarget, *awswire.Error) {
 	gone := notFound("Resource %s not found.", arn).With("Context", arn)
-	a, ok := wire.ParseARN(arn)
+	a, ok := awswire.ParseARN(arn)
 	if !ok {
-		return tagTarget{}, wire.Errorf(wire.Backup, wire.CodeInvalidParameterValue, "Invalid ARN: %s", arn)
+		return tagTarget{}, awswire.Errorf(awswire.Backup, awswire.CodeInvalidParameterValue, "Invalid ARN: %s", arn)
 	}
 	if a.Service != "backup" {
 		return tagTarget{}, gone
 	}
-	d, ok := s.scopes.Lookup(actors.Scope{Account: a.Account, Region: a.Region})
+	d, ok := s.scopes.Lookup(awswire.Scope{Account: a.Account, Region: a.Region})
 	if !ok {
 		return tagTarget{}, gone
 	}
@@ -390,7 +390,7 @@ func (s *Service) Tag(arn string, tags map[string]string) error {
 		return err
 	}
 	_, aerr := ask[struct{}](s, t.ref, tagCmd{set: cloneTags(tags)},
-		func() *wire.Error { return notFound("Resource %s not found.", arn).With("Context", arn) })
+		func() *awswire.Error { return notFound("Resource %s not found.", arn).With("Context", arn) })
 	return aerr
 }
 
@@ -401,18 +401,18 @@ func (s *Service) Untag(arn string, keys []string) error {
 		return err
 	}
 	_, aerr := ask[struct{}](s, t.ref, tagCmd{remove: append([]string(nil), keys...)},
-		func() *wire.Error { return notFound("Resource %s not found.", arn).With("Context", arn) })
+		func() *awswire.Error { return notFound("Resource %s not found.", arn).With("Context", arn) })
 	return aerr
 }
 
 // ---- owners ----
 
-func (s *Service) vaultOwner(sc actors.Scope, d *dirs) *owner[Vault, VaultRecord] {
+func (s *Service) vaultOwner(sc awswire.Scope, d *dirs) *owner[Vault, VaultRecord] {
 	return &owner[Vault, VaultRecord]{
 		base: s.newBase(sc), ops: vaultOps,
-		reserve: func(e *actors.Entry[Vault], r VaultRecord) *wire.Error {
+		reserve: func(e *actors.Entry[Vault], r VaultRecord) *awswire.Error {
 			if !d.vaults.Reserve(r.Name, e) {
-				return wire.New(wire.Backup, wire.CodeAlreadyExists, "Backup vault with the same name already exists").
+				return awswire.New(awswire.Backup, awswire.CodeAlreadyExists, "Backup vault with the same name already exists").
 					With("Arn", r.ARN).With("Context", r.Name)
 			}
 			return nil
@@ -421,10 +421,10 @@ func (s *Service) vaultOwner(sc actors.Scope, d *dirs) *owner[Vault, VaultRecord
 	}
 }
 
-func (s *Service) planOwner(sc actors.Scope, d *dirs) *owner[Plan, PlanRecord] {
+func (s *Service) planOwner(sc awswire.Scope, d *dirs) *owner[Plan, PlanRecord] {
 	return &owner[Plan, PlanRecord]{
 		base: s.newBase(sc), ops: planOps,
-		reserve: func(e *actors.Entry[Plan], r PlanRecord) *wire.Error {
+		reserve: func(e *actors.Entry[Plan], r PlanRecord) *awswire.Error {
 			if !d.planNames.Reserve(r.Document.BackupPlanName, e) {
 				return planNameTaken(d, r.Document.BackupPlanName)
 			}
@@ -439,12 +439,12 @@ func (s *Service) planOwner(sc actors.Scope, d *dirs) *owner[Plan, PlanRecord] {
 	}
 }
 
-func (s *Service) accessPointOwner(sc actors.Scope, d *dirs) *owner[AccessPoint, AccessPointRecord] {
+func (s *Service) accessPointOwner(sc awswire.Scope, d *dirs) *owner[AccessPoint, AccessPointRecord] {
 	return &owner[AccessPoint, AccessPointRecord]{
 		base: s.newBase(sc), ops: accessPointOps,
-		reserve: func(e *actors.Entry[AccessPoint], r AccessPointRecord) *wire.Error {
+		reserve: func(e *actors.Entry[AccessPoint], r AccessPointRecord) *awswire.Error {
 			if !d.points.Reserve(r.Name, e) {
-				return wire.New(wire.Backup, wire.CodeAlreadyExists, "Backup access point with the same name already exists").
+				return awswire.New(awswire.Backup, awswire.CodeAlreadyExists, "Backup access point with the same name already exists").
 					With("Arn", r.ARN).With("Context", r.Name)
 			}
 			return nil
@@ -464,7 +464,7 @@ func start[S, R any](s *Service, o *owner[S, R], rec R) *actors.Entry[S] {
 // create starts an owner for rec, reserves rec's ids and asks the owner to
 // persist and publish it; on any failure the ids are given back and the
 // owner stopped.
-func create[S, R any](s *Service, o *owner[S, R], rec R, gone func() *wire.Error) (*S, error) {
+func create[S, R any](s *Service, o *owner[S, R], rec R, gone func() *awswire.Error) (*S, error) {
 	e := start(s, o, rec)
 	if err := o.reserve(e, rec); err != nil {
 		s.sys.StopAsync(e.Ref())
@@ -504,7 +504,7 @@ func (s *Service) Restore(key string, value []byte) error {
 	if !ok || service != storeService {
 		return fmt.Errorf("backup: restore: foreign key %q", key)
 	}
-	sc := actors.Scope{Account: account, Region: region}
+	sc := awswire.Scope{Account: account, Region: region}
 	d := s.scopes.Get(sc)
 	var err error
 	switch kind {
@@ -539,7 +539,7 @@ func (s *Service) bumpSeq(seq uint64) {
 // stopped. The caller wipes the store afterwards.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ actors.Scope, d *dirs) bool {
+	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.vaults.Drain()...)
 		refs = append(refs, d.plans.Drain()...)
 		d.planNames.Drain()
@@ -550,9 +550,9 @@ func (s *Service) Detach() {
 }
 
 // Counts reports how many resources of each kind exist, per scope.
-func (s *Service) Counts() map[actors.Scope]map[string]int {
-	out := map[actors.Scope]map[string]int{}
-	s.scopes.Range(func(sc actors.Scope, d *dirs) bool {
+func (s *Service) Counts() map[awswire.Scope]map[string]int {
+	out := map[awswire.Scope]map[string]int{}
+	s.scopes.Range(func(sc awswire.Scope, d *dirs) bool {
 		c := map[string]int{"vaults": d.vaults.Len(), "plans": d.plans.Len(), "accessPoints": d.points.Len()}
 		if c["vaults"]+c["plans"]+c["accessPoints"] > 0 {
 			out[sc] = c
@@ -580,7 +580,7 @@ func withRuleIDs(doc PlanDocument, prev []Rule) PlanDocument {
 	for i, r := range doc.Rules {
 		r.RuleID = old[r.RuleName]
 		if r.RuleID == "" {
-			r.RuleID = wire.UUID()
+			r.RuleID = awswire.UUID()
 		}
 		rules[i] = r
 	}

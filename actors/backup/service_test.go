@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
 )
 
-var scope = actors.Scope{Account: "000000000000", Region: "us-east-1"}
+var scope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
 func newService(t *testing.T, st store.Store) *Service {
 	t.Helper()
@@ -29,7 +29,7 @@ func newService(t *testing.T, st store.Store) *Service {
 
 func wantCode(t *testing.T, err error, code string) {
 	t.Helper()
-	var we *wire.Error
+	var we *awswire.Error
 	if !errors.As(err, &we) || we.Code != code {
 		t.Fatalf("want %s, got %v", code, err)
 	}
@@ -69,7 +69,7 @@ func TestConcurrentRename(t *testing.T) {
 		if loser == nil {
 			loser = errs[1]
 		}
-		wantCode(t, loser, wire.CodeAlreadyExists)
+		wantCode(t, loser, awswire.CodeAlreadyExists)
 		// The loser kept its old name, so that name is still taken, and
 		// the winner's old name is free.
 		_, errA := s.CreatePlan(scope, CreatePlanInput{Document: doc("a")})

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cloudemu/emulator/httpfront/httpfronttest"
+	"github.com/cloudemu/emulator/emulator/emulatortest"
 )
 
 // TestMain lets the tests run this binary as cloudlocal itself.
@@ -378,7 +378,7 @@ func TestRealCLI(t *testing.T) {
 	if _, err := os.Stat(cli); err != nil {
 		t.Skipf("no AWS CLI at %s (apt-get install awscli)", cli)
 	}
-	srv := httpfronttest.Start(t)
+	srv := emulatortest.Start(t)
 	home := t.TempDir()
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),

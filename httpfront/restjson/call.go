@@ -13,11 +13,10 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/cloudemu/emulator/actors"
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
-// Handler serves one operation. It returns an error (a *wire.Error, or
+// Handler serves one operation. It returns an error (a *awswire.Error, or
 // anything else, which becomes the service's internal error) or writes its
 // reply through the Call.
 type Handler func(c *Call) error
@@ -26,8 +25,8 @@ type Handler func(c *Call) error
 // came from, and its labels. A Call is valid only until its Handler returns.
 type Call struct {
 	Ctx   *fasthttp.RequestCtx
-	Op    *wire.Operation
-	Scope actors.Scope
+	Op    *awswire.Operation
+	Scope awswire.Scope
 	// Labels are the path labels' raw (percent-encoded) values, by the
 	// model's label names; they alias the request buffer.
 	labelNames  []string
@@ -52,9 +51,9 @@ func (c *Call) SetLabel(name, raw string) {
 }
 
 // Service is the service the call was routed to.
-func (c *Call) Service() wire.Service {
+func (c *Call) Service() awswire.Service {
 	if c.Op == nil {
-		return wire.ServiceNone
+		return awswire.ServiceNone
 	}
 	return c.Op.Service
 }
@@ -121,26 +120,26 @@ func (c *Call) QueryBool(name string) (b bool, present bool, err error) {
 }
 
 // Invalid is the service's error for a malformed or out-of-range input.
-func (c *Call) Invalid(format string, args ...any) *wire.Error {
+func (c *Call) Invalid(format string, args ...any) *awswire.Error {
 	switch c.Service() {
-	case wire.Backup:
-		return wire.Errorf(wire.Backup, wire.CodeInvalidParameterValue, format, args...)
-	case wire.APIGateway, wire.APIGatewayV2:
-		return wire.Errorf(c.Service(), wire.CodeBadRequest, format, args...)
+	case awswire.Backup:
+		return awswire.Errorf(awswire.Backup, awswire.CodeInvalidParameterValue, format, args...)
+	case awswire.APIGateway, awswire.APIGatewayV2:
+		return awswire.Errorf(c.Service(), awswire.CodeBadRequest, format, args...)
 	}
-	return wire.Errorf(wire.ServiceNone, wire.CodeBadRequest, format, args...)
+	return awswire.Errorf(awswire.ServiceNone, awswire.CodeBadRequest, format, args...)
 }
 
 // Missing is the service's error for a required input that is absent.
-func (c *Call) Missing(member string) *wire.Error {
+func (c *Call) Missing(member string) *awswire.Error {
 	switch c.Service() {
-	case wire.Backup:
-		return wire.Errorf(wire.Backup, wire.CodeMissingParameterValue, "Missing required parameter: %s", member).
+	case awswire.Backup:
+		return awswire.Errorf(awswire.Backup, awswire.CodeMissingParameterValue, "Missing required parameter: %s", member).
 			With("Context", member)
-	case wire.APIGateway, wire.APIGatewayV2:
-		return wire.Errorf(c.Service(), wire.CodeBadRequest, "Missing required parameter: %s", member)
+	case awswire.APIGateway, awswire.APIGatewayV2:
+		return awswire.Errorf(c.Service(), awswire.CodeBadRequest, "Missing required parameter: %s", member)
 	}
-	return wire.Errorf(wire.ServiceNone, wire.CodeBadRequest, "Missing required parameter: %s", member)
+	return awswire.Errorf(awswire.ServiceNone, awswire.CodeBadRequest, "Missing required parameter: %s", member)
 }
 
 // DecodeBody decodes the JSON body into v. An empty body decodes as {}.
@@ -156,9 +155,9 @@ func (c *Call) DecodeBody(v any) error {
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && (c.Service() == wire.APIGateway || c.Service() == wire.APIGatewayV2) {
+		if errors.As(err, &te) && (c.Service() == awswire.APIGateway || c.Service() == awswire.APIGatewayV2) {
 			// API Gateway's Java front end words it in Java's terms.
-			return wire.Errorf(c.Service(), wire.CodeSerialization, "class %s can not be converted to an %s",
+			return awswire.Errorf(c.Service(), awswire.CodeSerialization, "class %s can not be converted to an %s",
 				javaClass(te.Value), javaTarget(te.Type))
 		}
 		if errors.As(err, &te) {

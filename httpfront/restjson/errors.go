@@ -6,7 +6,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/cloudemu/emulator/httpfront/wire"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Headers every response or error carries.
@@ -17,17 +17,17 @@ const (
 
 // WriteError writes err onto the response as svc shapes it: the status of
 // its shape, x-amzn-ErrorType and the JSON members the shape declares. It is
-// the only place that writes an error. An error that is not a *wire.Error
+// the only place that writes an error. An error that is not a *awswire.Error
 // becomes svc's internal error and is logged once with the request id; its
 // text never reaches the client.
-func WriteError(ctx *fasthttp.RequestCtx, svc wire.Service, err error, log *slog.Logger) {
-	var we *wire.Error
+func WriteError(ctx *fasthttp.RequestCtx, svc awswire.Service, err error, log *slog.Logger) {
+	var we *awswire.Error
 	if !errors.As(err, &we) {
 		log.Error("internal failure", "requestId", string(ctx.Response.Header.Peek(HeaderRequestID)),
 			"path", string(ctx.Request.URI().PathOriginal()), "error", err)
-		we = wire.Internal(svc)
+		we = awswire.Internal(svc)
 	}
-	if we.Service == wire.ServiceNone && svc != wire.ServiceNone {
+	if we.Service == awswire.ServiceNone && svc != awswire.ServiceNone {
 		c := *we
 		c.Service = svc
 		we = &c
@@ -36,5 +36,5 @@ func WriteError(ctx *fasthttp.RequestCtx, svc wire.Service, err error, log *slog
 	ctx.SetStatusCode(we.Status)
 	ctx.Response.Header.Set(HeaderErrorType, we.Code)
 	ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
-	ctx.Response.SetBodyRaw(wire.AppendBody(make([]byte, 0, 128), we))
+	ctx.Response.SetBodyRaw(awswire.AppendBody(make([]byte, 0, 128), we))
 }

@@ -1,0 +1,256 @@
+package awswire
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Error codes used by this project. The model's shapes give their statuses
+// (see ErrorShapes); the emulator's own codes, for what no model declares,
+// are at the end.
+const (
+	// Backup.
+	CodeAlreadyExists         = "AlreadyExistsException"
+	CodeInvalidParameterValue = "InvalidParameterValueException"
+	CodeInvalidRequest        = "InvalidRequestException"
+	CodeLimitExceeded         = "LimitExceededException"
+	CodeMissingParameterValue = "MissingParameterValueException"
+	CodeResourceNotFound      = "ResourceNotFoundException"
+	CodeServiceUnavailable    = "ServiceUnavailableException"
+	// API Gateway (v1 and v2).
+	CodeBadRequest      = "BadRequestException"
+	CodeConflict        = "ConflictException"
+	CodeNotFound        = "NotFoundException"
+	CodeTooManyRequests = "TooManyRequestsException"
+	CodeUnauthorized    = "UnauthorizedException"
+
+	// Coral framework errors: model-level validation and JSON that does
+	// not fit the shape, which the models do not declare.
+	CodeValidation    = "ValidationException"
+	CodeSerialization = "SerializationException"
+
+	// The emulator's own codes.
+	CodeNotImplemented        = "NotImplementedException"
+	CodeUnknownOperation      = "UnknownOperationException"
+	CodeRequestEntityTooLarge = "RequestEntityTooLargeException"
+	CodeInternalFailure       = "InternalFailure"
+)
+
+// ownCodes are the statuses of the codes no model declares.
+var ownCodes = map[string]int{
+	CodeValidation:            400,
+	CodeSerialization:         400,
+	CodeNotImplemented:        501, // not retried by SDKs, unlike 500/503
+	CodeUnknownOperation:      404,
+	CodeRequestEntityTooLarge: 413,
+	CodeInternalFailure:       500,
+}
+
+// Field is one extra body member of an error (Backup's Context, Arn, ...).
+type Field struct {
+	Name  string
+	Value string
+}
+
+// Error is an error as the client sees it: a service's error code, the
+// status it travels with, a message, and any extra members its shape
+// declares. Handlers and owners return *Error; httpfront writes it.
+type Error struct {
+	Service Service
+	Code    string
+	Status  int
+	Message string
+	Fields  []Field
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// With returns a copy of e with an extra body member.
+func (e *Error) With(name, value string) *Error {
+	c := *e
+	c.Fields = append(append([]Field(nil), e.Fields...), Field{name, value})
+	return &c
+}
+
+type shapeKey struct {
+	svc  Service
+	code string
+}
+
+var shapes = func() map[shapeKey]*ErrorShape {
+	m := make(map[shapeKey]*ErrorShape, len(ErrorShapes))
+	for i := range ErrorShapes {
+		s := &ErrorShapes[i]
+		m[shapeKey{s.Service, s.Code}] = s
+	}
+	return m
+}()
+
+// Shape returns the model's shape for code, if the service declares it.
+func Shape(svc Service, code string) (*ErrorShape, bool) {
+	s, ok := shapes[shapeKey{svc, code}]
+	return s, ok
+}
+
+// New returns an error with the status the service's model gives code.
+// A code neither the model nor the emulator declares is a programming
+// error and becomes InternalFailure, so that a typo can never reach a
+// client as a made-up code.
+func New(svc Service, code, message string) *Error {
+	if s, ok := shapes[shapeKey{svc, code}]; ok {
+		return &Error{Service: svc, Code: code, Status: s.Status, Message: message}
+	}
+	if st, ok := ownCodes[code]; ok {
+		return &Error{Service: svc, Code: code, Status: st, Message: message}
+	}
+	// The emulator's own endpoints have no model; they borrow API
+	// Gateway's name for a bad request.
+	if svc == ServiceNone && code == CodeBadRequest {
+		return &Error{Service: svc, Code: code, Status: 400, Message: message}
+	}
+	return &Error{Service: svc, Code: CodeInternalFailure, Status: 500,
+		Message: "undeclared error code " + code + ": " + message}
+}
+
+// Errorf is New with a formatted message.
+func Errorf(svc Service, code, format string, args ...any) *Error {
+	return New(svc, code, fmt.Sprintf(format, args...))
+}
+
+// Internal is the error a client sees for any failure that is not in the
+// catalogue. The Go error text never reaches the client.
+func Internal(svc Service) *Error {
+	if svc == Backup {
+		return New(svc, CodeServiceUnavailable, "An internal error occurred. The request can be retried.")
+	}
+	return New(svc, CodeInternalFailure, "An internal error occurred.")
+}
+
+// Unavailable is the error for an owner that did not answer in time.
+func Unavailable(svc Service) *Error {
+	switch svc {
+	case Backup:
+		return New(svc, CodeServiceUnavailable, "The service is busy. Retry the request.")
+	case APIGateway, APIGatewayV2:
+		return New(svc, CodeTooManyRequests, "Too Many Requests")
+	}
+	return New(svc, CodeInternalFailure, "The service is busy. Retry the request.")
+}
+
+// AppendBody appends the JSON error body for e as its service shapes it:
+// Backup {"Code","Message","Type",...}; API Gateway {"message"}; the
+// emulator's own endpoints {"code","message"}.
+func AppendBody(dst []byte, e *Error) []byte {
+	switch e.Service {
+	case Backup:
+		typ := "Client"
+		if e.Status >= 500 {
+			typ = "Server"
+		}
+		dst = append(dst, `{"Code":`...)
+		dst = AppendString(dst, e.Code)
+		dst = append(dst, `,"Message":`...)
+		dst = AppendString(dst, e.Message)
+		dst = append(dst, `,"Type":`...)
+		dst = AppendString(dst, typ)
+	case APIGateway, APIGatewayV2:
+		// Framework errors carry a capitalised Message, service errors
+		// the model's lower-case one.
+		if e.Code == CodeValidation || e.Code == CodeSerialization {
+			dst = append(dst, `{"Message":`...)
+		} else {
+			dst = append(dst, `{"message":`...)
+		}
+		dst = AppendString(dst, e.Message)
+	default:
+		dst = append(dst, `{"code":`...)
+		dst = AppendString(dst, e.Code)
+		dst = append(dst, `,"message":`...)
+		dst = AppendString(dst, e.Message)
+	}
+	for _, f := range e.Fields {
+		dst = append(dst, ',')
+		dst = AppendString(dst, f.Name)
+		dst = append(dst, ':')
+		dst = AppendString(dst, f.Value)
+	}
+	return append(dst, '}')
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does, so that a hostile name cannot break the body.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\u202`...)
+			dst = append(dst, hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendEpochSeconds appends a timestamp in the rest-json default form:
+// epoch seconds as a JSON number with millisecond precision.
+func AppendEpochSeconds(dst []byte, unixMilli int64) []byte {
+	u := uint64(unixMilli)
+	if unixMilli < 0 {
+		dst = append(dst, '-')
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	sec, ms := u/1000, u%1000
+	dst = strconv.AppendUint(dst, sec, 10)
+	if ms == 0 {
+		return dst
+	}
+	dst = append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10))
+	for dst[len(dst)-1] == '0' {
+		dst = dst[:len(dst)-1]
+	}
+	return dst
+}

@@ -1,0 +1,245 @@
+package emulator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/compat"
+	"github.com/cloudemu/emulator/config"
+	"github.com/cloudemu/emulator/httpfront"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/inithook"
+	"github.com/cloudemu/emulator/store"
+)
+
+// Version is the emulator's version, set at build time with
+// -ldflags "-X github.com/cloudemu/emulator/emulator.Version=...".
+var Version = "0.1.0-dev"
+
+// Emulator is one emulator: its store, its services and its HTTP front.
+type Emulator struct {
+	cfg      config.Config
+	log      *slog.Logger
+	store    store.Store
+	sys      *actors.System
+	services []Service
+	server   *httpfront.Server
+	hooks    *inithook.Runner // nil: no init hooks (in-process tests)
+
+	shutdownOnce sync.Once
+	shutdownErr  error
+}
+
+// Option adds something main owns to an Emulator.
+type Option func(*Emulator)
+
+// WithInit gives the emulator the init hook runner whose status it serves.
+func WithInit(r *inithook.Runner) Option { return func(e *Emulator) { e.hooks = r } }
+
+// Open builds an emulator from cfg: it opens the store, builds every
+// registered service, re-creates every persisted owner and builds the route
+// table. It does not listen yet.
+func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error) {
+	e := &Emulator{cfg: cfg, log: log}
+	for _, o := range opts {
+		o(e)
+	}
+	switch cfg.State {
+	case config.StatePersistent:
+		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{MaxBatch: cfg.StoreMaxBatch, Logger: log.With("component", "store")})
+		if err != nil {
+			return nil, &config.Error{Var: "EMULATOR_DATA_DIR", Value: cfg.DataDir, Reason: err.Error()}
+		}
+		e.store = st
+	default:
+		e.store = store.NewMemory()
+	}
+	now := time.Now
+	if !cfg.FixedTime.IsZero() {
+		fixed := cfg.FixedTime
+		now = func() time.Time { return fixed }
+	}
+	e.sys = actors.NewSystem(log, cfg.AskTimeout)
+	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg}
+	for _, build := range registry {
+		e.services = append(e.services, build(env))
+	}
+	if err := e.restore(); err != nil {
+		_ = e.store.Close()
+		return nil, err
+	}
+
+	var extra []httpfront.ExtraRoute
+	for _, r := range compat.Routes(compat.Deps{
+		Init:         e.hooks,
+		Version:      Version,
+		Started:      time.Now(),
+		Services:     e.describe(),
+		Storage:      compat.Storage{State: string(cfg.State), Backend: e.store.Backend(), DataDir: dataDir(cfg)},
+		Reset:        e.Reset,
+		DockerSocket: "/var/run/docker.sock",
+		Config:       cfg,
+		Environ:      os.Environ(),
+		Counts:       e.counts,
+	}) {
+		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
+	}
+	handlers := map[awswire.Service]map[string]restjson.Handler{}
+	for _, s := range e.services {
+		handlers[s.Wire] = s.Handlers
+	}
+	srv, err := httpfront.NewServer(log, httpfront.ServerOptions{
+		DefaultRegion: cfg.DefaultRegion,
+		MaxBodyBytes:  cfg.MaxBodyBytes,
+		Handlers:      handlers,
+		Extra:         extra,
+	})
+	if err != nil {
+		_ = e.store.Close()
+		return nil, err
+	}
+	e.server = srv
+	return e, nil
+}
+
+func dataDir(cfg config.Config) string {
+	if cfg.State == config.StatePersistent {
+		return cfg.DataDir
+	}
+	return ""
+}
+
+// describe tells health how much of each service is emulated.
+func (e *Emulator) describe() []compat.Service {
+	count := map[awswire.Service]int{}
+	for _, op := range awswire.Operations {
+		count[op.Service]++
+	}
+	partial := map[string]bool{}
+	out := make([]compat.Service, 0, len(e.services))
+	for _, s := range e.services {
+		clear(partial)
+		for _, op := range s.Partial {
+			partial[op] = true
+		}
+		d := compat.Service{Name: s.Name, Operations: count[s.Wire]}
+		for op := range s.Handlers {
+			if partial[op] {
+				d.Partial = append(d.Partial, op)
+			} else {
+				d.Full = append(d.Full, op)
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// counts reports every service's resource counts per account and region,
+// for the debug state.
+func (e *Emulator) counts() []compat.ResourceCount {
+	var out []compat.ResourceCount
+	for _, s := range e.services {
+		for sc, c := range s.Owners.Counts() {
+			out = append(out, compat.ResourceCount{Service: s.Name, Account: sc.Account, Region: sc.Region, Resources: c})
+		}
+	}
+	return out
+}
+
+// restore re-creates every owner the store holds.
+func (e *Emulator) restore() error {
+	byName := map[string]Owners{}
+	for _, s := range e.services {
+		byName[s.Owners.StoreService()] = s.Owners
+	}
+	n := 0
+	err := e.store.Load(func(key string, value []byte) error {
+		_, _, service, _, _, _, ok := store.ParseKey(key)
+		if !ok {
+			return fmt.Errorf("emulator: restore: malformed key %q", key)
+		}
+		o, ok := byName[service]
+		if !ok {
+			return fmt.Errorf("emulator: restore: unknown service in key %q", key)
+		}
+		n++
+		return o.Restore(key, value)
+	})
+	if err != nil {
+		return err
+	}
+	for _, s := range e.services {
+		if err := s.Owners.RestoreDone(); err != nil {
+			return err
+		}
+	}
+	if n > 0 {
+		e.log.Info("state restored", "records", n, "backend", e.store.Backend())
+	}
+	return nil
+}
+
+// Handler serves one request; for in-process tests.
+func (e *Emulator) Handler() fasthttp.RequestHandler { return e.server.Handle }
+
+// Serve answers requests on ln until Shutdown.
+func (e *Emulator) Serve(ln net.Listener) error {
+	// With port 0 the port is known only now.
+	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.Port != e.cfg.Port {
+		for _, s := range e.services {
+			if s.Listening != nil {
+				s.Listening(a.Port)
+			}
+		}
+	}
+	err := e.server.FastHTTP().Serve(ln)
+	if err != nil && !errors.Is(err, net.ErrClosed) {
+		return err
+	}
+	return nil
+}
+
+// detach forgets and retires every owner of every service.
+func (e *Emulator) detach() {
+	for _, s := range e.services {
+		s.Owners.Detach()
+	}
+}
+
+// Reset wipes every resource of every service, the persistent store too.
+func (e *Emulator) Reset() error {
+	e.detach()
+	if err := e.store.Wipe(); err != nil {
+		return fmt.Errorf("emulator: reset: %w", err)
+	}
+	e.log.Info("state reset")
+	return nil
+}
+
+// Shutdown drains in-flight requests (bounded by ctx), stops every owner and
+// closes the store, which makes every acknowledged write durable. It is
+// idempotent.
+func (e *Emulator) Shutdown(ctx context.Context) error {
+	e.shutdownOnce.Do(func() {
+		if err := e.server.FastHTTP().ShutdownWithContext(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			e.shutdownErr = err
+		}
+		e.detach()
+		e.sys.Shutdown()
+		if err := e.store.Close(); err != nil && e.shutdownErr == nil {
+			e.shutdownErr = err
+		}
+	})
+	return e.shutdownErr
+}

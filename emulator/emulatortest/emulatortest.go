@@ -1,0 +1,97 @@
+package emulatortest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+
+	"github.com/cloudemu/emulator/config"
+	"github.com/cloudemu/emulator/emulator"
+)
+
+// Server is a running emulator.
+type Server struct {
+	URL      string
+	Addr     string
+	Config   config.Config
+	Emulator *emulator.Emulator
+}
+
+// Option changes the configuration of a test server.
+type Option func(*config.Config)
+
+// WithPersistence keeps state in dir.
+func WithPersistence(dir string) Option {
+	return func(c *config.Config) {
+		c.State = config.StatePersistent
+		c.DataDir = dir
+	}
+}
+
+// WithMaxBody bounds request bodies.
+func WithMaxBody(n int) Option { return func(c *config.Config) { c.MaxBodyBytes = n } }
+
+// WithConfig edits the configuration freely.
+func WithConfig(f func(*config.Config)) Option { return Option(f) }
+
+// Logger returns a logger that is silent unless EMULATOR_TEST_LOG names a
+// level (EMULATOR_TEST_LOG=debug).
+func Logger() *slog.Logger {
+	lvl := os.Getenv("EMULATOR_TEST_LOG")
+	if lvl == "" {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	var l slog.Level
+	_ = l.UnmarshalText([]byte(lvl))
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: l}))
+}
+
+// Start runs an emulator on 127.0.0.1:0 until the test ends.
+func Start(t testing.TB, opts ...Option) *Server {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Host, cfg.Port = "127.0.0.1", 0
+	for _, o := range opts {
+		o(&cfg)
+	}
+	em, err := emulator.Open(cfg, Logger())
+	if err != nil {
+		t.Fatalf("open emulator: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	go func() { _ = em.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := em.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	})
+	addr := ln.Addr().String()
+	return &Server{URL: "http://" + addr, Addr: addr, Config: cfg, Emulator: em}
+}
+
+// AWSConfig returns an SDK configuration for the server: static
+// credentials (accessKey decides the account: 12 digits is that account),
+// the region, and no retries, so that a test sees the first answer.
+// It does not call config.LoadDefaultConfig, which fails here when
+// AWS_CA_BUNDLE is set and a custom client is passed.
+func AWSConfig(region, accessKey string) aws.Config {
+	return aws.Config{
+		Region:      region,
+		Credentials: credentials.NewStaticCredentialsProvider(accessKey, "secret", ""),
+		HTTPClient:  awshttp.NewBuildableClient(),
+		Retryer:     func() aws.Retryer { return aws.NopRetryer{} },
+	}
+}

@@ -1,0 +1,46 @@
+package apigatewayhttp
+
+import (
+	"maps"
+
+	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+)
+
+type handlers struct {
+	svc *apigateway.Service
+}
+
+// Handlers returns the handler of every supported API Gateway v1
+// operation, by operation name.
+func Handlers(svc *apigateway.Service) map[string]restjson.Handler {
+	h := &handlers{svc: svc}
+	all := map[string]restjson.Handler{}
+	for _, group := range []map[string]restjson.Handler{
+		h.restAPIOps(),
+		h.resourceOps(),
+		h.methodOps(),
+		h.deploymentOps(),
+		h.stageOps(),
+		h.modelOps(),
+		h.authorizerOps(),
+		h.validatorOps(),
+		h.gatewayResponseOps(),
+		h.apiKeyOps(),
+		h.usagePlanOps(),
+		h.domainNameOps(),
+		h.vpcLinkOps(),
+		h.tagOps(),
+	} {
+		maps.Copy(all, group)
+	}
+	return all
+}
+
+// Partial lists the supported operations that are emulated only in part.
+var Partial = []string{
+	// The stage cache is not emulated: these answer as AWS does and change nothing.
+	"FlushStageCache", "FlushStageAuthorizersCache",
+	// Counts stay zero until the data plane (request execution) records traffic.
+	"GetUsage",
+}
