@@ -2,9 +2,7 @@ package apigateway
 
 import (
 	"fmt"
-	"maps"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
@@ -15,30 +13,13 @@ import (
 // change it there, so tags go wherever the resource goes (deleted with it,
 // persisted with it).
 
-// Tag limits as AWS documents them for API Gateway.
-const (
-	maxTagKey   = 128
-	maxTagValue = 256
-	maxTags     = 50
-)
+// tagLimits are the service's limits on one resource's tags.
+var tagLimits = awswire.APIGatewayTags
 
-// ValidateTags checks tags against API Gateway's limits: keys of 1 to 128
-// characters not starting with "aws:", values of at most 256 characters,
-// at most 50 tags.
+// ValidateTags checks tags against the service's limits, with AWS's words.
 func ValidateTags(tags map[string]string) error {
-	for k, v := range tags {
-		if n := utf8.RuneCountInString(k); n == 0 || n > maxTagKey {
-			return BadRequest("Invalid tag key. Tag keys must be between 1 and %d characters long.", maxTagKey)
-		}
-		if strings.HasPrefix(strings.ToLower(k), "aws:") {
-			return BadRequest("Invalid tag key. Tag keys cannot start with 'aws:' (case insensitive)")
-		}
-		if utf8.RuneCountInString(v) > maxTagValue {
-			return BadRequest("Invalid tag value. Tag values must be at most %d characters long.", maxTagValue)
-		}
-	}
-	if len(tags) > maxTags {
-		return BadRequest("Too many tags. A resource can have at most %d tags.", maxTags)
+	if err := tagLimits.GatewayTagError(awswire.APIGateway, tags); err != nil {
+		return err
 	}
 	return nil
 }
@@ -168,13 +149,9 @@ func (s *Service) TagResource(sc awswire.Scope, arn string, tags map[string]stri
 		return err
 	}
 	return s.changeTags(sc, arn, func(cur map[string]string) (map[string]string, error) {
-		next := maps.Clone(cur)
-		if next == nil {
-			next = map[string]string{}
-		}
-		maps.Copy(next, tags)
-		if len(next) > maxTags {
-			return nil, BadRequest("Too many tags. A resource can have at most %d tags.", maxTags)
+		next, ok := tagLimits.MergeTags(cur, tags)
+		if !ok {
+			return nil, BadRequest("Too many tags. A resource can have at most %d tags.", tagLimits.Tags)
 		}
 		return next, nil
 	})
@@ -184,14 +161,7 @@ func (s *Service) TagResource(sc awswire.Scope, arn string, tags map[string]stri
 // does not have are ignored.
 func (s *Service) UntagResource(sc awswire.Scope, arn string, keys []string) error {
 	return s.changeTags(sc, arn, func(cur map[string]string) (map[string]string, error) {
-		next := maps.Clone(cur)
-		for _, k := range keys {
-			delete(next, k)
-		}
-		if len(next) == 0 {
-			return nil, nil
-		}
-		return next, nil
+		return awswire.RemoveTags(cur, keys), nil
 	})
 }
 
