@@ -44,7 +44,7 @@ VERSION=${VERSION:-$(git -C "$ROOT" describe --always --dirty 2>/dev/null || ech
 (
 	cd "$ROOT"
 	CGO_ENABLED=0 go build \
-		-ldflags "-X github.com/cloudemu/emulator/emulator.Version=$VERSION" \
+		-ldflags "-X github.com/cloudemu/emulator/server.Version=$VERSION" \
 		-o "$CTX/usr/local/bin/emulator" ./cmd/emulator
 	CGO_ENABLED=0 go build -o "$CTX/usr/local/bin/cloudlocal" ./cmd/cloudlocal
 )

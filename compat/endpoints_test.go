@@ -11,7 +11,7 @@ import (
 
 	"github.com/cloudemu/emulator/compat"
 	"github.com/cloudemu/emulator/config"
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 var client = &http.Client{Timeout: 10 * time.Second}
@@ -22,7 +22,7 @@ type answer struct {
 	body   []byte
 }
 
-func do(t *testing.T, srv *emulatortest.Server, method, path, auth, body string) answer {
+func do(t *testing.T, srv *servertest.Server, method, path, auth, body string) answer {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -118,9 +118,9 @@ func checkNotServed(t *testing.T, a answer, status int, availability, replacemen
 // TestRows drives every row of the table, under every spelling, with each
 // of its methods, with EMULATOR_DEBUG off and on, through a real server.
 func TestRows(t *testing.T) {
-	servers := map[bool]*emulatortest.Server{
-		false: emulatortest.Start(t),
-		true:  emulatortest.Start(t, emulatortest.WithConfig(debugOn)),
+	servers := map[bool]*servertest.Server{
+		false: servertest.Start(t),
+		true:  servertest.Start(t, servertest.WithConfig(debugOn)),
 	}
 	for _, row := range compat.Rows {
 		for _, spelling := range compat.Spellings(row.Path) {
@@ -165,7 +165,7 @@ func TestRows(t *testing.T) {
 	}
 }
 
-func checkRow(t *testing.T, srv *emulatortest.Server, row compat.Row, method, path string, debug bool) {
+func checkRow(t *testing.T, srv *servertest.Server, row compat.Row, method, path string, debug bool) {
 	t.Helper()
 	a := do(t, srv, method, path, "", "")
 	replacement := strings.Join(row.Replacement, ", ")
@@ -243,7 +243,7 @@ func checkRow(t *testing.T, srv *emulatortest.Server, row compat.Row, method, pa
 // refused, whether or not debug is on.
 func TestReadOnlyConfig(t *testing.T) {
 	for _, debug := range []bool{false, true} {
-		srv := emulatortest.Start(t, emulatortest.WithConfig(func(c *config.Config) { c.Debug = debug }))
+		srv := servertest.Start(t, servertest.WithConfig(func(c *config.Config) { c.Debug = debug }))
 		for _, p := range []string{"/_compat/config", "/_localstack/config"} {
 			for _, m := range writes {
 				a := do(t, srv, m, p, "", `{"variable":"EMULATOR_DEBUG","value":"false"}`)
@@ -259,7 +259,7 @@ func TestReadOnlyConfig(t *testing.T) {
 // TestFallback checks paths no row names, and that AWS routes and the
 // emulator's own endpoints are not shadowed.
 func TestFallback(t *testing.T) {
-	srv := emulatortest.Start(t)
+	srv := servertest.Start(t)
 	for _, tc := range []struct {
 		method, path string
 		availability string
@@ -317,7 +317,7 @@ func TestFallback(t *testing.T) {
 
 // TestDebugEndpoints checks the /_emulator/debug family both ways.
 func TestDebugEndpoints(t *testing.T) {
-	off := emulatortest.Start(t)
+	off := servertest.Start(t)
 	for _, p := range []string{"/_emulator/debug/health", "/_emulator/debug/config", "/_emulator/debug/state"} {
 		a := do(t, off, "GET", p, "", "")
 		m := checkNotServed(t, a, 404, "debug", "", "enable")
@@ -328,7 +328,7 @@ func TestDebugEndpoints(t *testing.T) {
 	t.Setenv("EMULATOR_TEST_API_KEY", "hunter2")
 	t.Setenv("EMULATOR_DEBUG", "true")
 	t.Setenv("EMULATOR_DEFAULT_REGION", "eu-west-1")
-	on := emulatortest.Start(t, emulatortest.WithConfig(func(c *config.Config) {
+	on := servertest.Start(t, servertest.WithConfig(func(c *config.Config) {
 		c.Debug = true
 		c.DefaultRegion = "eu-west-1"
 	}))
@@ -377,7 +377,7 @@ func TestDebugEndpoints(t *testing.T) {
 	for name, want := range map[string]string{
 		"EMULATOR_DEBUG":          "environment",
 		"EMULATOR_DEFAULT_REGION": "environment",
-		"EMULATOR_PORT":           "override", // emulatortest listens on port 0
+		"EMULATOR_PORT":           "override", // servertest listens on port 0
 		"EMULATOR_STATE":          "default",
 		"EMULATOR_INIT_TIMEOUT":   "default",
 	} {
@@ -390,7 +390,7 @@ func TestDebugEndpoints(t *testing.T) {
 // TestStateCounts creates resources through the real server in two
 // accounts and regions and reads the counts back.
 func TestStateCounts(t *testing.T) {
-	srv := emulatortest.Start(t, emulatortest.WithConfig(debugOn))
+	srv := servertest.Start(t, servertest.WithConfig(debugOn))
 	sign := func(account, region, service string) string {
 		return "AWS4-HMAC-SHA256 Credential=" + account + "/20260102/" + region + "/" + service +
 			"/aws4_request, SignedHeaders=host, Signature=x"

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/config"
-	"github.com/cloudemu/emulator/emulator"
-	"github.com/cloudemu/emulator/emulator/emulatortest"
 	"github.com/cloudemu/emulator/inithook"
+	"github.com/cloudemu/emulator/server"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // startWithHooks runs an emulator on 127.0.0.1:0 that serves r's status.
@@ -23,7 +23,7 @@ func startWithHooks(t *testing.T, r *inithook.Runner) string {
 	t.Helper()
 	cfg := config.Default()
 	cfg.Host, cfg.Port = "127.0.0.1", 0
-	em, err := emulator.Open(cfg, emulatortest.Logger(), emulator.WithInit(r))
+	em, err := server.Open(cfg, servertest.Logger(), server.WithInit(r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestInitStatus(t *testing.T) {
 	script(t, filepath.Join(root, "ready.d", "b.sh"), "#!/bin/sh\nexit 4\n")
 	script(t, filepath.Join(root, "ready.d", odd), "#!/bin/sh\n")
 	script(t, filepath.Join(root, "boot.d", "boot.sh"), "#!/bin/sh\n")
-	r := inithook.New(inithook.Options{Dirs: []string{root}, Timeout: 10 * time.Second, Log: emulatortest.Logger()})
+	r := inithook.New(inithook.Options{Dirs: []string{root}, Timeout: 10 * time.Second, Log: servertest.Logger()})
 	base := startWithHooks(t, r)
 
 	legacyReady := func(states ...string) string {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const benchAuth = "AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/backup/aws4_request, SignedHeaders=host;x-amz-date, Signature=0f0f"
@@ -15,7 +15,7 @@ const benchAuth = "AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/backup/aw
 // BenchmarkHandler drives the front's handler in process, without sockets,
 // to show what each operation costs the server itself.
 func BenchmarkHandler(b *testing.B) {
-	srv := emulatortest.Start(b)
+	srv := servertest.Start(b)
 	h := srv.Emulator.Handler()
 	setup := func(method, uri, body string) {
 		var ctx fasthttp.RequestCtx
@@ -71,7 +71,7 @@ func BenchmarkHandler(b *testing.B) {
 // BenchmarkCreatePersistent creates vaults from 32 goroutines in
 // persistent mode, in process.
 func BenchmarkCreatePersistent(b *testing.B) {
-	srv := emulatortest.Start(b, emulatortest.WithPersistence(b.TempDir()))
+	srv := servertest.Start(b, servertest.WithPersistence(b.TempDir()))
 	h := srv.Emulator.Handler()
 	body := `{"BackupVaultTags":{"team":"platform","env":"bench"},"CreatorRequestId":"bench-0001"}`
 	var seq atomic.Uint64

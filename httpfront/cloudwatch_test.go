@@ -10,16 +10,16 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
 	"github.com/aws/smithy-go"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // TestCloudWatchIsRecognised checks that CloudWatch requests, in each of the
 // three protocols its clients use, are told apart before path routing and
 // answered NotImplemented in a shape the client parses.
 func TestCloudWatchIsRecognised(t *testing.T) {
-	srv := emulatortest.Start(t)
+	srv := servertest.Start(t)
 	t.Run("protocol=rpc-v2-cbor", func(t *testing.T) {
-		c := cloudwatch.NewFromConfig(emulatortest.AWSConfig("us-east-1", "test"), func(o *cloudwatch.Options) {
+		c := cloudwatch.NewFromConfig(servertest.AWSConfig("us-east-1", "test"), func(o *cloudwatch.Options) {
 			o.BaseEndpoint = aws.String(srv.URL)
 		})
 		_, err := c.ListMetrics(context.Background(), &cloudwatch.ListMetricsInput{})

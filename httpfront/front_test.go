@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/backup"
 	"github.com/aws/aws-sdk-go-v2/service/backup/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 type reply struct {
@@ -24,7 +24,7 @@ type reply struct {
 	json   map[string]any
 }
 
-func do(t *testing.T, srv *emulatortest.Server, method, path, body string, hdr ...string) reply {
+func do(t *testing.T, srv *servertest.Server, method, path, body string, hdr ...string) reply {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -77,7 +77,7 @@ func wantError(t *testing.T, r reply, status int, code string, member string) {
 }
 
 func TestBadInput(t *testing.T) {
-	srv := emulatortest.Start(t, emulatortest.WithMaxBody(4096))
+	srv := servertest.Start(t, servertest.WithMaxBody(4096))
 	if r := do(t, srv, "PUT", "/backup-vaults/good-vault", ""); r.status != 200 {
 		t.Fatalf("create: %d %s", r.status, r.body)
 	}
@@ -135,7 +135,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestWireDetails(t *testing.T) {
-	srv := emulatortest.Start(t)
+	srv := servertest.Start(t)
 	vaultArn := "arn:aws:backup:us-east-1:000000000000:backup-vault:wired"
 	enc := "arn%3Aaws%3Abackup%3Aus-east-1%3A000000000000%3Abackup-vault%3Awired"
 
@@ -225,7 +225,7 @@ func rawResponse(t *testing.T, addr, req string) []byte {
 }
 
 func TestEmulatorEndpoints(t *testing.T) {
-	srv := emulatortest.Start(t)
+	srv := servertest.Start(t)
 	t.Run("health", func(t *testing.T) {
 		r := do(t, srv, "GET", "/_emulator/health", "")
 		services := r.json["services"].(map[string]any)
@@ -268,7 +268,7 @@ func TestPersistence(t *testing.T) {
 	ctx := context.Background()
 	var planID, apArn string
 	{
-		srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+		srv := servertest.Start(t, servertest.WithPersistence(dir))
 		c := backupClient(srv)
 		if _, err := c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String("kept"),
 			BackupVaultTags: map[string]string{"a": "1"}}); err != nil {
@@ -305,7 +305,7 @@ func TestPersistence(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
 	c := backupClient(srv)
 	v, err := c.DescribeBackupVault(ctx, &backup.DescribeBackupVaultInput{BackupVaultName: aws.String("kept")})
 	if err != nil {
@@ -349,15 +349,15 @@ func TestPersistence(t *testing.T) {
 	if err := srv.Emulator.Shutdown(sctx); err != nil {
 		t.Fatal(err)
 	}
-	srv = emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv = servertest.Start(t, servertest.WithPersistence(dir))
 	l, err = backupClient(srv).ListBackupVaults(ctx, &backup.ListBackupVaultsInput{})
 	if err != nil || len(l.BackupVaultList) != 0 {
 		t.Fatalf("after reset and restart: %v %+v", err, l)
 	}
 }
 
-func backupClient(srv *emulatortest.Server) *backup.Client {
-	return backup.NewFromConfig(emulatortest.AWSConfig("us-east-1", "test"), func(o *backup.Options) {
+func backupClient(srv *servertest.Server) *backup.Client {
+	return backup.NewFromConfig(servertest.AWSConfig("us-east-1", "test"), func(o *backup.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 	})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/valyala/fasthttp"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // FuzzEmulator sends arbitrary requests to a whole emulator, every real
@@ -39,7 +39,7 @@ func FuzzEmulator(f *testing.F) {
 	} {
 		f.Add(s.method, s.path, s.body)
 	}
-	srv := emulatortest.Start(f)
+	srv := servertest.Start(f)
 	h := srv.Emulator.Handler()
 	send := func(method, path, body string) *fasthttp.RequestCtx {
 		var ctx fasthttp.RequestCtx

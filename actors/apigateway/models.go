@@ -1,11 +1,8 @@
 package apigateway
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"mime"
 	"regexp"
@@ -14,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/modelschema"
 )
 
 // This file owns a REST API's models, authorizers, request validators and
@@ -259,43 +257,37 @@ func isJSONModelType(ct string) bool {
 // a JSON content type, anything that is not JSON. A schema of another
 // content type that is not JSON is kept as text. It returns the parsed
 // schema (nil for such text).
-func checkModelSchema(contentType, schema string) (*modelSchemaNode, error) {
+func checkModelSchema(contentType, schema string) (*modelschema.Schema, error) {
 	if strings.TrimSpace(schema) == "" {
 		return nil, BadRequest(emptySchemaMessage)
 	}
-	n, err := parseModelSchema(schema)
+	n, err := modelschema.Parse(schema)
 	if err != nil {
 		if isJSONModelType(contentType) {
-			return nil, BadRequest("Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
+			return nil, invalidSchema()
 		}
 		return nil, nil
 	}
-	if (n.kind != 'o' || len(n.keys) == 0) && (n.kind != 'a' || len(n.items) == 0) {
+	if n.Empty() {
 		return nil, BadRequest(emptySchemaMessage)
 	}
 	return n, nil
 }
 
-// modelRefRe is how a schema names another model of the API.
-var modelRefRe = regexp.MustCompile(`^https?://apigateway\.amazonaws\.com/restapis/[^/]+/models/([^/#?]+)`)
+// invalidSchema is AWS's refusal of a JSON model whose schema is not JSON.
+func invalidSchema() *awswire.Error {
+	return BadRequest("Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
+}
 
 // checkModelRefs refuses a schema that references a model the API does not
 // have, naming them all as AWS does.
-func checkModelRefs(st *RestAPI, n *modelSchemaNode) error {
+func checkModelRefs(st *RestAPI, n *modelschema.Schema) error {
 	var missing []string
-	n.walk(func(k *modelSchemaNode) {
-		ref, ok := k.get("$ref")
-		if !ok || ref.kind != 's' {
-			return
+	for _, name := range n.Refs() {
+		if _, ok := st.Models[name]; !ok {
+			missing = append(missing, name)
 		}
-		m := modelRefRe.FindStringSubmatch(ref.text)
-		if m == nil {
-			return
-		}
-		if _, ok := st.Models[m[1]]; !ok && !slices.Contains(missing, m[1]) {
-			missing = append(missing, m[1])
-		}
-	})
+	}
 	if len(missing) == 0 {
 		return nil
 	}
@@ -423,403 +415,30 @@ func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, name string) (string
 	return ModelTemplate(&r.Config, m)
 }
 
-// ---- schemas: parsing, templates, flattening ----
-
-// modelSchemaNode is a parsed JSON value that keeps its members in the order
-// they were written: templates list properties in schema order.
-type modelSchemaNode struct {
-	kind  byte // 'o' object, 'a' array, 's' string, 'n' number, 'b' boolean, 'z' null
-	keys  []string
-	vals  []*modelSchemaNode
-	items []*modelSchemaNode
-	text  string // a string's value, a number's or a boolean's literal
-}
-
-func parseModelSchema(s string) (*modelSchemaNode, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	n, err := readModelSchemaNode(dec, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("apigateway: schema: data after the JSON value")
-	}
-	return n, nil
-}
-
-// modelSchemaDepth bounds how deep a schema nests, so that a hostile one
-// cannot exhaust the stack.
-const modelSchemaDepth = 512
-
-func readModelSchemaNode(dec *json.Decoder, depth int) (*modelSchemaNode, error) {
-	if depth > modelSchemaDepth {
-		return nil, errors.New("apigateway: schema: nested too deep")
-	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			n := &modelSchemaNode{kind: 'o'}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, ok := kt.(string)
-				if !ok {
-					return nil, errors.New("apigateway: schema: object key is not a string")
-				}
-				v, err := readModelSchemaNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.keys, n.vals = append(n.keys, k), append(n.vals, v)
-			}
-			_, err := dec.Token()
-			return n, err
-		case '[':
-			n := &modelSchemaNode{kind: 'a'}
-			for dec.More() {
-				v, err := readModelSchemaNode(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				n.items = append(n.items, v)
-			}
-			_, err := dec.Token()
-			return n, err
-		}
-		return nil, errors.New("apigateway: schema: unexpected delimiter")
-	case string:
-		return &modelSchemaNode{kind: 's', text: t}, nil
-	case json.Number:
-		return &modelSchemaNode{kind: 'n', text: t.String()}, nil
-	case bool:
-		return &modelSchemaNode{kind: 'b', text: strconv.FormatBool(t)}, nil
-	case nil:
-		return &modelSchemaNode{kind: 'z'}, nil
-	}
-	return nil, errors.New("apigateway: schema: unexpected token")
-}
-
-// get returns the first member called key of an object.
-func (n *modelSchemaNode) get(key string) (*modelSchemaNode, bool) {
-	if n == nil || n.kind != 'o' {
-		return nil, false
-	}
-	for i, k := range n.keys {
-		if k == key {
-			return n.vals[i], true
-		}
-	}
-	return nil, false
-}
-
-// walk calls fn on n and everything under it.
-func (n *modelSchemaNode) walk(fn func(*modelSchemaNode)) {
-	if n == nil {
-		return
-	}
-	fn(n)
-	for _, v := range n.vals {
-		v.walk(fn)
-	}
-	for _, v := range n.items {
-		v.walk(fn)
-	}
-}
-
-// pointer resolves a JSON Pointer ("#/definitions/x") inside n.
-func (n *modelSchemaNode) pointer(ref string) (*modelSchemaNode, bool) {
-	p, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return nil, false
-	}
-	cur := n
-	for _, seg := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		if seg == "" {
-			continue
-		}
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		switch cur.kind {
-		case 'o':
-			v, ok := cur.get(seg)
-			if !ok {
-				return nil, false
-			}
-			cur = v
-		case 'a':
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(cur.items) {
-				return nil, false
-			}
-			cur = cur.items[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
-}
-
-// modelTemplateBudget bounds what a template expands to: references may nest a
-// model many times over.
-const modelTemplateBudget = 10000
-
-// modelTemplateGen writes the sample mapping template of a schema.
-type modelTemplateGen struct {
-	models   map[string]*Model
-	parsed   map[string]*modelSchemaNode
-	visiting map[string]bool
-	budget   int
-	b        strings.Builder
-}
-
-// ModelTemplate generates the sample mapping template GetModelTemplate
-// answers for m, as AWS writes it: the $inputRoot line, then the schema's
-// shape with sample values ("foo" for strings, 42 for integers, 3.1415
-// for numbers, true for booleans), two spaces of indentation a level, an
-// object without properties as "{ }". References to the API's other
-// models and to "#/..." pointers are followed.
-func ModelTemplate(c *Config, m *Model) (string, error) {
-	root, err := parseModelSchema(m.Schema)
-	if err != nil {
-		return "", BadRequest("Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
-	}
-	g := &modelTemplateGen{models: c.Models, parsed: map[string]*modelSchemaNode{m.Name: root},
-		visiting: map[string]bool{m.Name: true}, budget: modelTemplateBudget}
-	g.b.WriteString("#set($inputRoot = $input.path('$'))\n")
-	g.value(root, root, 0)
-	return g.b.String(), nil
-}
-
-// resolve follows n's $ref, returning the schema it names and the
-// document its own pointers resolve in, and the model it entered (to
-// leave on the way out), if any.
-func (g *modelTemplateGen) resolve(n, doc *modelSchemaNode) (*modelSchemaNode, *modelSchemaNode, string) {
-	for range 32 {
-		ref, ok := n.get("$ref")
-		if !ok || ref.kind != 's' {
-			return n, doc, ""
-		}
-		if strings.HasPrefix(ref.text, "#") {
-			t, ok := doc.pointer(ref.text)
-			if !ok || t == n {
-				return nil, doc, ""
-			}
-			n = t
-			continue
-		}
-		mm := modelRefRe.FindStringSubmatch(ref.text)
-		if mm == nil {
-			return nil, doc, ""
-		}
-		name := mm[1]
-		if g.visiting[name] {
-			return nil, doc, ""
-		}
-		target, ok := g.parsed[name]
+// modelsOf looks the API's models up by name, for modelschema.
+func modelsOf(c *Config) modelschema.Models {
+	return func(name string) (string, bool) {
+		m, ok := c.Models[name]
 		if !ok {
-			model, ok := g.models[name]
-			if !ok {
-				return nil, doc, ""
-			}
-			p, err := parseModelSchema(model.Schema)
-			if err != nil {
-				return nil, doc, ""
-			}
-			g.parsed[name], target = p, p
+			return "", false
 		}
-		return target, target, name
-	}
-	return nil, doc, ""
-}
-
-func (g *modelTemplateGen) value(n, doc *modelSchemaNode, indent int) {
-	g.budget--
-	n, doc, entered := g.resolve(n, doc)
-	if entered != "" {
-		g.visiting[entered] = true
-		defer delete(g.visiting, entered)
-	}
-	if n == nil || g.budget < 0 {
-		g.b.WriteString("{ }")
-		return
-	}
-	switch modelSchemaType(n) {
-	case "object":
-		props, _ := n.get("properties")
-		if props == nil || props.kind != 'o' || len(props.keys) == 0 {
-			g.b.WriteString("{ }")
-			return
-		}
-		pad := strings.Repeat(" ", indent+2)
-		g.b.WriteString("{\n")
-		for i, k := range props.keys {
-			if i > 0 {
-				g.b.WriteString(",\n")
-			}
-			g.b.WriteString(pad)
-			g.b.Write(modelsQuote(k))
-			g.b.WriteString(" : ")
-			g.value(props.vals[i], doc, indent+2)
-		}
-		g.b.WriteString("\n" + strings.Repeat(" ", indent) + "}")
-	case "array":
-		items, _ := n.get("items")
-		if items != nil && items.kind == 'a' && len(items.items) > 0 {
-			items = items.items[0]
-		}
-		if items == nil || items.kind != 'o' {
-			g.b.WriteString("[ ]")
-			return
-		}
-		g.b.WriteString("[\n" + strings.Repeat(" ", indent+2))
-		g.value(items, doc, indent+2)
-		g.b.WriteString("\n" + strings.Repeat(" ", indent) + "]")
-	case "string":
-		if e, ok := n.get("enum"); ok && len(e.items) > 0 && e.items[0].kind == 's' {
-			g.b.Write(modelsQuote(e.items[0].text))
-			return
-		}
-		g.b.WriteString(`"foo"`)
-	case "integer":
-		g.b.WriteString("42")
-	case "number":
-		g.b.WriteString("3.1415")
-	case "boolean":
-		g.b.WriteString("true")
-	default:
-		g.b.WriteString("null")
+		return m.Schema, true
 	}
 }
 
-// modelSchemaType is the JSON Schema type of n: its "type" (the first that is
-// not "null" of a list), else what its members imply.
-func modelSchemaType(n *modelSchemaNode) string {
-	if t, ok := n.get("type"); ok {
-		switch t.kind {
-		case 's':
-			return t.text
-		case 'a':
-			for _, it := range t.items {
-				if it.kind == 's' && it.text != "null" {
-					return it.text
-				}
-			}
-			return "null"
-		}
-	}
-	if _, ok := n.get("items"); ok {
-		return "array"
-	}
-	if e, ok := n.get("enum"); ok && len(e.items) > 0 {
-		switch e.items[0].kind {
-		case 's':
-			return "string"
-		case 'n':
-			return "number"
-		case 'b':
-			return "boolean"
-		}
-	}
-	return "object"
-}
-
-func modelsQuote(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
-}
-
-// FlattenModelSchema returns m's schema with the references to the API's
-// other models replaced by their schemas (GetModel's flatten). A schema
-// that is not JSON, or has no such reference, is returned as it is; a
-// reference that would recurse is kept.
-func FlattenModelSchema(c *Config, m *Model) string {
-	root, err := parseModelSchema(m.Schema)
+// ModelTemplate generates the sample mapping template of m, a model of c.
+func ModelTemplate(c *Config, m *Model) (string, error) {
+	t, err := modelschema.Template(m.Name, m.Schema, modelsOf(c))
 	if err != nil {
-		return m.Schema
+		return "", invalidSchema()
 	}
-	changed := false
-	budget := modelTemplateBudget
-	var flat func(n *modelSchemaNode, visiting map[string]bool) *modelSchemaNode
-	flat = func(n *modelSchemaNode, visiting map[string]bool) *modelSchemaNode {
-		budget--
-		if budget < 0 {
-			return n
-		}
-		if ref, ok := n.get("$ref"); ok && ref.kind == 's' {
-			if mm := modelRefRe.FindStringSubmatch(ref.text); mm != nil && !visiting[mm[1]] {
-				if other, ok := c.Models[mm[1]]; ok {
-					if p, err := parseModelSchema(other.Schema); err == nil {
-						changed = true
-						next := maps.Clone(visiting)
-						next[mm[1]] = true
-						return flat(p, next)
-					}
-				}
-			}
-		}
-		if len(n.vals) == 0 && len(n.items) == 0 {
-			return n
-		}
-		cp := *n
-		cp.vals = make([]*modelSchemaNode, len(n.vals))
-		for i, v := range n.vals {
-			cp.vals[i] = flat(v, visiting)
-		}
-		cp.items = make([]*modelSchemaNode, len(n.items))
-		for i, v := range n.items {
-			cp.items[i] = flat(v, visiting)
-		}
-		return &cp
-	}
-	out := flat(root, map[string]bool{m.Name: true})
-	if !changed {
-		return m.Schema
-	}
-	var b bytes.Buffer
-	out.write(&b)
-	return b.String()
+	return t, nil
 }
 
-// write appends n as compact JSON.
-func (n *modelSchemaNode) write(b *bytes.Buffer) {
-	switch n.kind {
-	case 'o':
-		b.WriteByte('{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(modelsQuote(k))
-			b.WriteByte(':')
-			n.vals[i].write(b)
-		}
-		b.WriteByte('}')
-	case 'a':
-		b.WriteByte('[')
-		for i, v := range n.items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			v.write(b)
-		}
-		b.WriteByte(']')
-	case 's':
-		b.Write(modelsQuote(n.text))
-	case 'z':
-		b.WriteString("null")
-	default:
-		b.WriteString(n.text)
-	}
+// FlattenModelSchema returns m's schema with the references to c's other
+// models replaced by their schemas (GetModel's flatten).
+func FlattenModelSchema(c *Config, m *Model) string {
+	return modelschema.Flatten(m.Name, m.Schema, modelsOf(c))
 }
 
 // ---- authorizers ----

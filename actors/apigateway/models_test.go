@@ -1,7 +1,6 @@
 package apigateway
 
 import (
-	"fmt"
 	"log/slog"
 	"regexp"
 	"testing"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/modelschema"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -93,11 +93,11 @@ func TestDefaultModels(t *testing.T) {
 			if m.Name != w.name || m.Description != w.desc || m.ContentType != "application/json" || !mdlIDRe.MatchString(m.ID) {
 				t.Fatalf("model: %+v", m)
 			}
-			n, err := parseModelSchema(m.Schema)
+			n, err := modelschema.Parse(m.Schema)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if title, _ := n.get("title"); title == nil || title.text != w.title {
+			if title, _ := n.String("title"); title != w.title {
 				t.Fatalf("schema: %s", m.Schema)
 			}
 			tpl, err := s.GetModelTemplate(mdlScope, r.API.ID, w.name)
@@ -113,79 +113,6 @@ func TestDefaultModels(t *testing.T) {
 	}
 	if _, m, _ := s.GetModel(mdlScope, r.API.ID, "Empty"); m.ID != before {
 		t.Fatalf("DefaultModels replaced Empty: %s -> %s", before, m.ID)
-	}
-}
-
-func TestModelTemplate(t *testing.T) {
-	models := map[string]*Model{
-		"Pet":  {Name: "Pet", Schema: `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}`},
-		"Loop": {Name: "Loop", Schema: `{"type":"object","properties":{"next":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Loop"}}}`},
-	}
-	const head = "#set($inputRoot = $input.path('$'))\n"
-	for _, tc := range []struct {
-		name, schema, want string
-	}{
-		{"aws-doc-sample", `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"},"op":{"type":"string"},"c":{"type":"number"}}}`,
-			"{\n  \"a\" : 3.1415,\n  \"b\" : 3.1415,\n  \"op\" : \"foo\",\n  \"c\" : 3.1415\n}"},
-		{"empty-object", `{"type":"object"}`, "{ }"},
-		{"scalars", `{"properties":{"i":{"type":"integer"},"b":{"type":"boolean"},"n":{"type":["null","string"]},"e":{"type":"string","enum":["x","y"]}}}`,
-			"{\n  \"i\" : 42,\n  \"b\" : true,\n  \"n\" : \"foo\",\n  \"e\" : \"x\"\n}"},
-		{"nested", `{"properties":{"o":{"type":"object","properties":{"k":{"type":"string"}}}}}`,
-			"{\n  \"o\" : {\n    \"k\" : \"foo\"\n  }\n}"},
-		{"array-of-objects", `{"type":"array","items":{"type":"object","properties":{"k":{"type":"integer"}}}}`,
-			"[\n  {\n    \"k\" : 42\n  }\n]"},
-		{"array-of-strings", `{"properties":{"tags":{"type":"array","items":{"type":"string"}}}}`,
-			"{\n  \"tags\" : [\n    \"foo\"\n  ]\n}"},
-		{"array-without-items", `{"properties":{"any":{"type":"array"}}}`, "{\n  \"any\" : [ ]\n}"},
-		{"model-ref", `{"properties":{"pet":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Pet"}}}`,
-			"{\n  \"pet\" : {\n    \"id\" : 42,\n    \"name\" : \"foo\"\n  }\n}"},
-		{"pointer-ref", `{"definitions":{"d":{"type":"integer"}},"properties":{"v":{"$ref":"#/definitions/d"}}}`,
-			"{\n  \"v\" : 42\n}"},
-		{"recursive-ref", `{"properties":{"l":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Loop"}}}`,
-			"{\n  \"l\" : {\n    \"next\" : { }\n  }\n}"},
-		{"escaped-key", `{"properties":{"a\"b":{"type":"string"}}}`, "{\n  \"a\\\"b\" : \"foo\"\n}"},
-	} {
-		t.Run("schema="+tc.name, func(t *testing.T) {
-			got, err := ModelTemplate(&Config{Models: models}, &Model{Name: "M", Schema: tc.schema})
-			if err != nil || got != head+tc.want {
-				t.Fatalf("got %v\n%s\nwant\n%s", err, got, head+tc.want)
-			}
-		})
-	}
-	_, err := ModelTemplate(&Config{}, &Model{Name: "X", Schema: "<xml/>"})
-	mdlWantErr(t, err, awswire.CodeBadRequest, "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
-}
-
-func TestModelTemplateBounded(t *testing.T) {
-	// Each model references the next twice: the expansion is exponential
-	// unless bounded.
-	models := map[string]*Model{}
-	for i := range 40 {
-		ref := fmt.Sprintf(`{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/M%d"}`, i+1)
-		models[fmt.Sprintf("M%d", i)] = &Model{Name: fmt.Sprintf("M%d", i),
-			Schema: `{"properties":{"a":` + ref + `,"b":` + ref + `}}`}
-	}
-	got, err := ModelTemplate(&Config{Models: models}, models["M0"])
-	if err != nil || len(got) > 2_000_000 {
-		t.Fatalf("template: %v, %d bytes", err, len(got))
-	}
-}
-
-func TestFlattenModelSchema(t *testing.T) {
-	c := &Config{Models: map[string]*Model{
-		"Pet": {Name: "Pet", Schema: `{"type":"object","properties":{"id":{"type":"integer"}}}`},
-	}}
-	for _, tc := range []struct{ name, schema, want string }{
-		{"ref", `{"type":"array","items":{"$ref":"https://apigateway.amazonaws.com/restapis/x/models/Pet"}}`,
-			`{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"}}}}`},
-		{"no-ref", "{ \"type\" : \"object\" }", "{ \"type\" : \"object\" }"},
-		{"not-json", "<xml/>", "<xml/>"},
-	} {
-		t.Run("schema="+tc.name, func(t *testing.T) {
-			if got := FlattenModelSchema(c, &Model{Name: "M", Schema: tc.schema}); got != tc.want {
-				t.Fatalf("got %s", got)
-			}
-		})
 	}
 }
 

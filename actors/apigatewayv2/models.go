@@ -2,15 +2,14 @@ package apigatewayv2
 
 import (
 	"encoding/json"
-	"errors"
 	"maps"
 	"mime"
 	"regexp"
 	"slices"
 	"strings"
 
-	"github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/modelschema"
 )
 
 // This file owns an API's models: JSON schemas that WebSocket routes
@@ -182,9 +181,9 @@ func modelUser(st *HTTPAPI, name string) (string, bool) {
 	return keys[0], true
 }
 
-// GetModelTemplate returns the sample mapping template of a model. The
-// REST API package generates it (references to the API's other models
-// are followed by name, as there).
+// GetModelTemplate returns the sample mapping template of a model, as v1
+// generates it (references to the API's other models are followed by
+// name).
 func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, id string) (string, error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
@@ -194,18 +193,17 @@ func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, id string) (string, 
 	if !ok {
 		return "", ModelNotFound()
 	}
-	// The adapter: v1 keeps models by name, with the same name and schema.
-	byName := make(map[string]*apigateway.Model, len(a.Models))
+	// References name the API's other models by name.
+	byName := make(map[string]string, len(a.Models))
 	for _, o := range a.Models {
-		byName[o.Name] = &apigateway.Model{ID: o.ModelID, Name: o.Name, Schema: o.Schema, ContentType: o.ContentType}
+		byName[o.Name] = o.Schema
 	}
-	v, err := apigateway.ModelTemplate(&apigateway.Config{Models: byName}, byName[m.Name])
+	v, err := modelschema.Template(m.Name, m.Schema, func(name string) (string, bool) {
+		s, ok := byName[name]
+		return s, ok
+	})
 	if err != nil {
-		var we *awswire.Error
-		if errors.As(err, &we) {
-			return "", BadRequest("%s", we.Message)
-		}
-		return "", err
+		return "", BadRequest("Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
 	}
 	return v, nil
 }

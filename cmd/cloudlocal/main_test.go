@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // TestMain lets the tests run this binary as cloudlocal itself.
@@ -378,7 +378,7 @@ func TestRealCLI(t *testing.T) {
 	if _, err := os.Stat(cli); err != nil {
 		t.Skipf("no AWS CLI at %s (apt-get install awscli)", cli)
 	}
-	srv := emulatortest.Start(t)
+	srv := servertest.Start(t)
 	home := t.TempDir()
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),

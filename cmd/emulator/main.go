@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/config"
-	"github.com/cloudemu/emulator/emulator"
 	"github.com/cloudemu/emulator/inithook"
+	"github.com/cloudemu/emulator/server"
 )
 
 func main() {
@@ -62,7 +62,7 @@ func run(args []string, lookup func(string) (string, bool), stderr io.Writer) er
 		return err
 	}
 	if f.version {
-		fmt.Fprintln(stderr, emulator.Version)
+		fmt.Fprintln(stderr, server.Version)
 		return nil
 	}
 	cfg, err := config.FromEnv(lookup)
@@ -93,7 +93,7 @@ func run(args []string, lookup func(string) (string, bool), stderr io.Writer) er
 	// the port is.
 	hooks := newHooks(cfg, log)
 	hooks.Run(ctx, inithook.Boot)
-	em, err := emulator.Open(cfg, log, emulator.WithInit(hooks))
+	em, err := server.Open(cfg, log, server.WithInit(hooks))
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func run(args []string, lookup func(string) (string, bool), stderr io.Writer) er
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	hooks.SetEndpoint(inithook.EndpointURL(cfg.Host, port))
-	log.Info("listening", "addr", ln.Addr().String(), "state", string(cfg.State), "version", emulator.Version)
+	log.Info("listening", "addr", ln.Addr().String(), "state", string(cfg.State), "version", server.Version)
 
 	served := make(chan error, 1)
 	go func() { served <- em.Serve(ln) }()
@@ -157,7 +157,7 @@ func runInBackground(ctx context.Context, hooks *inithook.Runner, stage inithook
 // shutdown runs the SHUTDOWN hooks while requests are still served (so that
 // a hook can still read or save state through the API), then drains the
 // server, stops every owner and closes the store.
-func shutdown(cfg config.Config, log *slog.Logger, hooks *inithook.Runner, em *emulator.Emulator) error {
+func shutdown(cfg config.Config, log *slog.Logger, hooks *inithook.Runner, em *server.Emulator) error {
 	hooks.Run(context.Background(), inithook.Shutdown)
 	log.Info("shutting down", "grace", cfg.ShutdownGrace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)

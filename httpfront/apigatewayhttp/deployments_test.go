@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // depReply is a raw answer: status, error type and JSON members.
@@ -27,7 +27,7 @@ type depReply struct {
 
 // depRaw sends a request the SDK would refuse or reshape, and decodes the
 // JSON answer into generic members, to check which ones are present.
-func depRaw(t *testing.T, srv *emulatortest.Server, method, path, body string) depReply {
+func depRaw(t *testing.T, srv *servertest.Server, method, path, body string) depReply {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -348,7 +348,7 @@ func TestDeploymentsPersist(t *testing.T) {
 	ctx := context.Background()
 	var apiID, depID string
 	{
-		srv, c := start(t, emulatortest.WithPersistence(dir))
+		srv, c := start(t, servertest.WithPersistence(dir))
 		apiID, _ = depAPI(t, c)
 		d, err := c.CreateDeployment(ctx, &apigateway.CreateDeploymentInput{RestApiId: &apiID, Description: aws.String("kept"),
 			StageName: aws.String("prod"), Variables: map[string]string{"v": "1"}})
@@ -376,7 +376,7 @@ func TestDeploymentsPersist(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, c := start(t, emulatortest.WithPersistence(dir))
+	_, c := start(t, servertest.WithPersistence(dir))
 	list, err := c.GetDeployments(ctx, &apigateway.GetDeploymentsInput{RestApiId: &apiID})
 	if err != nil || len(list.Items) != 1 || aws.ToString(list.Items[0].Id) != depID ||
 		aws.ToString(list.Items[0].Description) != "kept" {

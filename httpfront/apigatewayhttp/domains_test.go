@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // domainsReply is a raw HTTP answer.
@@ -28,7 +28,7 @@ type domainsReply struct {
 
 // domainsDo sends a raw request (for what the SDK refuses to send) with
 // the path kept exactly as written.
-func domainsDo(t *testing.T, srv *emulatortest.Server, method, path, body string) domainsReply {
+func domainsDo(t *testing.T, srv *servertest.Server, method, path, body string) domainsReply {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -486,7 +486,7 @@ func TestDomainsPersist(t *testing.T) {
 	ctx := context.Background()
 	var linkID, apiID string
 	{
-		srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+		srv := servertest.Start(t, servertest.WithPersistence(dir))
 		c := client(srv, "us-east-1", "test")
 		apiID = domainsAPI(t, c, "kept")
 		if _, err := c.CreateDomainName(ctx, &apigateway.CreateDomainNameInput{DomainName: aws.String("kept.example.com"),
@@ -523,7 +523,7 @@ func TestDomainsPersist(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
 	c := client(srv, "us-east-1", "test")
 	d, err := c.GetDomainName(ctx, &apigateway.GetDomainNameInput{DomainName: aws.String("kept.example.com")})
 	if err != nil || d.Tags["a"] != "1" || d.DistributionDomainName == nil {

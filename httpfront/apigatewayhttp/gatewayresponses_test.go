@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // mdlGwDefaults are the default status codes (B.9); DEFAULT_4XX and
@@ -252,7 +252,7 @@ func TestGatewayResponseErrors(t *testing.T) {
 func TestModelsPersist(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	srv1 := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv1 := servertest.Start(t, servertest.WithPersistence(dir))
 	c1 := client(srv1, "us-east-1", "test")
 	id := mdlNewAPI(t, c1)
 	m, err := c1.CreateModel(ctx, &apigateway.CreateModelInput{RestApiId: &id, Name: aws.String("Pet"),
@@ -286,7 +286,7 @@ func TestModelsPersist(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv2 := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv2 := servertest.Start(t, servertest.WithPersistence(dir))
 	c2 := client(srv2, "us-east-1", "test")
 	got, err := c2.GetModel(ctx, &apigateway.GetModelInput{RestApiId: &id, ModelName: aws.String("Pet")})
 	if err != nil || aws.ToString(got.Id) != aws.ToString(m.Id) || aws.ToString(got.Schema) != mdlPetSchema {

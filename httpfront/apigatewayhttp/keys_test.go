@@ -17,7 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
 	state "github.com/cloudemu/emulator/actors/apigateway"
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -69,11 +69,11 @@ func keysSeed(t *testing.T, dir string) {
 }
 
 // keysStart starts an emulator on a store seeded with keysAPIs.
-func keysStart(t *testing.T, opts ...emulatortest.Option) (*emulatortest.Server, *apigateway.Client, string) {
+func keysStart(t *testing.T, opts ...servertest.Option) (*servertest.Server, *apigateway.Client, string) {
 	t.Helper()
 	dir := t.TempDir()
 	keysSeed(t, dir)
-	srv := emulatortest.Start(t, append(opts, emulatortest.WithPersistence(dir))...)
+	srv := servertest.Start(t, append(opts, servertest.WithPersistence(dir))...)
 	return srv, client(srv, "us-east-1", "test"), dir
 }
 
@@ -97,7 +97,7 @@ func (r keysReply) message() string {
 
 // keysDo sends a raw request, for what the SDK will not send and for the
 // exact members of a reply.
-func keysDo(t *testing.T, srv *emulatortest.Server, method, path, body string) keysReply {
+func keysDo(t *testing.T, srv *servertest.Server, method, path, body string) keysReply {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {

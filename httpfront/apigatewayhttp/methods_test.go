@@ -10,13 +10,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // resFixture is an API with a resource to hang methods on.
 type resFixture struct {
 	t         *testing.T
-	srv       *emulatortest.Server
+	srv       *servertest.Server
 	c         *apigateway.Client
 	api, root string
 }

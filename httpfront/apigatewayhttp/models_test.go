@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // mdlReply is a raw HTTP answer.
@@ -36,7 +36,7 @@ func (r mdlReply) member(t *testing.T, name string) (any, bool) {
 }
 
 // mdlRaw sends a request the SDK would refuse to send (or would reshape).
-func mdlRaw(t *testing.T, srv *emulatortest.Server, method, path, body string) mdlReply {
+func mdlRaw(t *testing.T, srv *servertest.Server, method, path, body string) mdlReply {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {

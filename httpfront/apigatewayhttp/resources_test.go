@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // resAPI creates a REST API and returns its id and its root resource's.
@@ -64,7 +64,7 @@ func resPaths(t *testing.T, c *apigateway.Client, api string) map[string]string 
 
 // resRaw sends a request the SDK would not send and returns the status,
 // the error type header and the body.
-func resRaw(t *testing.T, srv *emulatortest.Server, method, path, body string) (int, string, string) {
+func resRaw(t *testing.T, srv *servertest.Server, method, path, body string) (int, string, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -82,7 +82,7 @@ func resRaw(t *testing.T, srv *emulatortest.Server, method, path, body string) (
 
 // resWantRaw fails unless a raw request answers status and exactly body
 // (for an error, the message is compared).
-func resWantRaw(t *testing.T, srv *emulatortest.Server, method, path, body string, status int, want string) {
+func resWantRaw(t *testing.T, srv *servertest.Server, method, path, body string, status int, want string) {
 	t.Helper()
 	st, code, got := resRaw(t, srv, method, path, body)
 	if st >= 400 {
@@ -398,7 +398,7 @@ func TestGetResourcesMany(t *testing.T) {
 
 func TestResourcePersistence(t *testing.T) {
 	dir := t.TempDir()
-	srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
 	c := client(srv, "us-east-1", "test")
 	ctx := context.Background()
 	api, root := resAPI(t, c)
@@ -440,7 +440,7 @@ func TestResourcePersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv2 := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv2 := servertest.Start(t, servertest.WithPersistence(dir))
 	c2 := client(srv2, "us-east-1", "test")
 	want := map[string]string{"/": root, "/z": a, "/z/b": b}
 	if got := resPaths(t, c2, api); !equalMaps(got, want) {
@@ -457,7 +457,7 @@ func TestResourcePersistence(t *testing.T) {
 // BenchmarkGetResources lists an API of 500 resources (with a method on
 // every tenth) through the real server.
 func BenchmarkGetResources(b *testing.B) {
-	srv := emulatortest.Start(b)
+	srv := servertest.Start(b)
 	c := client(srv, "us-east-1", "test")
 	ctx := context.Background()
 	out, err := c.CreateRestApi(ctx, &apigateway.CreateRestApiInput{Name: aws.String("bench")})

@@ -8,20 +8,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/smithy-go"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const account = "000000000000"
 
-func client(srv *emulatortest.Server, region, accessKey string) *apigateway.Client {
-	return apigateway.NewFromConfig(emulatortest.AWSConfig(region, accessKey), func(o *apigateway.Options) {
+func client(srv *servertest.Server, region, accessKey string) *apigateway.Client {
+	return apigateway.NewFromConfig(servertest.AWSConfig(region, accessKey), func(o *apigateway.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 	})
 }
 
-func start(t *testing.T, opts ...emulatortest.Option) (*emulatortest.Server, *apigateway.Client) {
+func start(t *testing.T, opts ...servertest.Option) (*servertest.Server, *apigateway.Client) {
 	t.Helper()
-	srv := emulatortest.Start(t, opts...)
+	srv := servertest.Start(t, opts...)
 	return srv, client(srv, "us-east-1", "test")
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
 	"github.com/cloudemu/emulator/config"
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // The paths AWS lists when it refuses a usage plan patch path.
@@ -417,7 +417,7 @@ func TestUsagePlanKeys(t *testing.T) {
 
 func TestUsage(t *testing.T) {
 	today := time.Date(2024, 5, 15, 10, 0, 0, 0, time.UTC)
-	srv, c, _ := keysStart(t, emulatortest.WithConfig(func(c *config.Config) { c.FixedTime = today }))
+	srv, c, _ := keysStart(t, servertest.WithConfig(func(c *config.Config) { c.FixedTime = today }))
 	ctx := context.Background()
 	p, err := c.CreateUsagePlan(ctx, &apigateway.CreateUsagePlanInput{Name: aws.String("metered"),
 		Quota: &types.QuotaSettings{Limit: 100, Period: types.QuotaPeriodTypeMonth}})
@@ -515,7 +515,7 @@ func TestKeysPersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv = emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv = servertest.Start(t, servertest.WithPersistence(dir))
 	c = client(srv, "us-east-1", "test")
 	got, err := c.GetApiKey(ctx, &apigateway.GetApiKeyInput{ApiKey: k.Id, IncludeValue: aws.Bool(true)})
 	if err != nil || aws.ToString(got.Value) != "persisted-key-value-0001" || aws.ToString(got.Description) != "updated" ||

@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // apisHTTP creates a plain HTTP API.
@@ -97,7 +97,7 @@ func TestAPIsHTTPLifecycle(t *testing.T) {
 }
 
 // portOf is the port the test server listens on.
-func portOf(srv *emulatortest.Server) string {
+func portOf(srv *servertest.Server) string {
 	return srv.Addr[strings.LastIndexByte(srv.Addr, ':')+1:]
 }
 
@@ -254,7 +254,7 @@ func TestAPIsList(t *testing.T) {
 		})
 	}
 	// Another account sees none of them.
-	other := apigatewayv2.NewFromConfig(emulatortest.AWSConfig("us-east-1", "111111111111"), func(o *apigatewayv2.Options) {
+	other := apigatewayv2.NewFromConfig(servertest.AWSConfig("us-east-1", "111111111111"), func(o *apigatewayv2.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 	})
 	if out, err := other.GetApis(ctx, &apigatewayv2.GetApisInput{}); err != nil || len(out.Items) != 0 {
@@ -302,7 +302,7 @@ func TestAPIsQuickCreate(t *testing.T) {
 func TestAPIsPersistence(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
 	c := newClient(srv)
 	out, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("kept"), ProtocolType: types.ProtocolTypeHttp,
 		Target: aws.String("https://example.com"), Tags: map[string]string{"k": "v"},
@@ -336,7 +336,7 @@ func TestAPIsPersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c = newClient(emulatortest.Start(t, emulatortest.WithPersistence(dir)))
+	c = newClient(servertest.Start(t, servertest.WithPersistence(dir)))
 	got, err := c.GetApi(ctx, &apigatewayv2.GetApiInput{ApiId: id})
 	if err != nil || aws.ToString(got.Name) != "kept" || got.Tags["k"] != "v" || got.CorsConfiguration == nil {
 		t.Fatalf("api after restart: %v %+v", err, got)

@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // ---- helpers of the domains group (domain names, VPC links, tags) ----
@@ -481,7 +481,7 @@ func TestDomainsPersistence(t *testing.T) {
 	ctx := context.Background()
 	var linkID, mappingID, apiID string
 	func() {
-		srv, c := startServer(t, emulatortest.WithPersistence(dir))
+		srv, c := startServer(t, servertest.WithPersistence(dir))
 		defer func() { _ = srv.Emulator.Shutdown(ctx) }()
 		domainsCreate(t, c, "kept.example.com")
 		domainsCreate(t, c, "gone.example.com")
@@ -520,7 +520,7 @@ func TestDomainsPersistence(t *testing.T) {
 		}
 	}()
 
-	_, c := startServer(t, emulatortest.WithPersistence(dir))
+	_, c := startServer(t, servertest.WithPersistence(dir))
 	d, err := c.GetDomainName(ctx, &apigatewayv2.GetDomainNameInput{DomainName: aws.String("kept.example.com")})
 	if err != nil || d.Tags["a"] != "1" || len(d.DomainNameConfigurations) != 1 {
 		t.Fatalf("domain: %v %+v", err, d)
@@ -562,7 +562,7 @@ func TestAPIMappingsConcurrentKey(t *testing.T) {
 	// they hold the shutdown up to its grace period.
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	c := apigatewayv2.NewFromConfig(emulatortest.AWSConfig("us-east-1", "test"), func(o *apigatewayv2.Options) {
+	c := apigatewayv2.NewFromConfig(servertest.AWSConfig("us-east-1", "test"), func(o *apigatewayv2.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 		o.HTTPClient = &http.Client{Transport: tr}
 	})

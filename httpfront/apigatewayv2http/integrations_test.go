@@ -15,7 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // ---- helpers of the integrations group (integrations, integration
@@ -784,7 +784,7 @@ func TestIntegrationsPersist(t *testing.T) {
 	var ids []string
 	var respID, modelID string
 	{
-		srv, c := startServer(t, emulatortest.WithPersistence(dir))
+		srv, c := startServer(t, servertest.WithPersistence(dir))
 		httpAPI = integrationsAPI(t, c, types.ProtocolTypeHttp)
 		wsAPI = integrationsAPI(t, c, types.ProtocolTypeWebsocket)
 		for i := range 3 {
@@ -826,7 +826,7 @@ func TestIntegrationsPersist(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, c := startServer(t, emulatortest.WithPersistence(dir))
+	_, c := startServer(t, servertest.WithPersistence(dir))
 	list, err := c.GetIntegrations(ctx, &apigatewayv2.GetIntegrationsInput{ApiId: &httpAPI})
 	if err != nil || len(list.Items) != 2 {
 		t.Fatalf("integrations after restart: %v %+v", err, list)

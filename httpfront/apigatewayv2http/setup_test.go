@@ -13,25 +13,25 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/smithy-go"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // testAccount is the account unsigned and test-signed requests act as.
 const testAccount = "000000000000"
 
-func newClient(srv *emulatortest.Server) *apigatewayv2.Client {
+func newClient(srv *servertest.Server) *apigatewayv2.Client {
 	return regionClient(srv, "us-east-1", "test")
 }
 
-func regionClient(srv *emulatortest.Server, region, accessKey string) *apigatewayv2.Client {
-	return apigatewayv2.NewFromConfig(emulatortest.AWSConfig(region, accessKey), func(o *apigatewayv2.Options) {
+func regionClient(srv *servertest.Server, region, accessKey string) *apigatewayv2.Client {
+	return apigatewayv2.NewFromConfig(servertest.AWSConfig(region, accessKey), func(o *apigatewayv2.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 	})
 }
 
-func startServer(t *testing.T, opts ...emulatortest.Option) (*emulatortest.Server, *apigatewayv2.Client) {
+func startServer(t *testing.T, opts ...servertest.Option) (*servertest.Server, *apigatewayv2.Client) {
 	t.Helper()
-	srv := emulatortest.Start(t, opts...)
+	srv := servertest.Start(t, opts...)
 	return srv, newClient(srv)
 }
 
@@ -66,7 +66,7 @@ type rawReply struct {
 
 // send sends a raw request, for what the SDK refuses to send and to see
 // exactly which members are on the wire; the path is sent as written.
-func send(t *testing.T, srv *emulatortest.Server, method, path, body string) rawReply {
+func send(t *testing.T, srv *servertest.Server, method, path, body string) rawReply {
 	t.Helper()
 	req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 	if err != nil {

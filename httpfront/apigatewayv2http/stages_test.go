@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func TestStagesWireShape(t *testing.T) {
@@ -363,7 +363,7 @@ func TestStagesDeleteAndCache(t *testing.T) {
 func TestStagesPersisted(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	srv := emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
 	c := newClient(srv)
 	apiID := deploymentsAPI(t, c, types.ProtocolTypeHttp, "GET /a")
 	dep, err := c.CreateDeployment(ctx, &apigatewayv2.CreateDeploymentInput{ApiId: &apiID, Description: aws.String("kept")})
@@ -397,7 +397,7 @@ func TestStagesPersisted(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	srv = emulatortest.Start(t, emulatortest.WithPersistence(dir))
+	srv = servertest.Start(t, servertest.WithPersistence(dir))
 	c = newClient(srv)
 	st, err := c.GetStage(ctx, &apigatewayv2.GetStageInput{ApiId: &apiID, StageName: aws.String("dev")})
 	if err != nil {

@@ -15,21 +15,21 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/backup/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/cloudemu/emulator/emulator/emulatortest"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const account = "000000000000"
 
-func newClient(t testing.TB, srv *emulatortest.Server, region, accessKey string) *backup.Client {
+func newClient(t testing.TB, srv *servertest.Server, region, accessKey string) *backup.Client {
 	t.Helper()
-	return backup.NewFromConfig(emulatortest.AWSConfig(region, accessKey), func(o *backup.Options) {
+	return backup.NewFromConfig(servertest.AWSConfig(region, accessKey), func(o *backup.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 	})
 }
 
-func start(t *testing.T, opts ...emulatortest.Option) (*emulatortest.Server, *backup.Client) {
+func start(t *testing.T, opts ...servertest.Option) (*servertest.Server, *backup.Client) {
 	t.Helper()
-	srv := emulatortest.Start(t, opts...)
+	srv := servertest.Start(t, opts...)
 	return srv, newClient(t, srv, "us-east-1", "test")
 }
 

@@ -1,4 +1,4 @@
-package emulatortest
+package servertest
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 
 	"github.com/cloudemu/emulator/config"
-	"github.com/cloudemu/emulator/emulator"
+	"github.com/cloudemu/emulator/server"
 )
 
 // Server is a running emulator.
@@ -22,7 +22,7 @@ type Server struct {
 	URL      string
 	Addr     string
 	Config   config.Config
-	Emulator *emulator.Emulator
+	Emulator *server.Emulator
 }
 
 // Option changes the configuration of a test server.
@@ -62,7 +62,7 @@ func Start(t testing.TB, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	em, err := emulator.Open(cfg, Logger())
+	em, err := server.Open(cfg, Logger())
 	if err != nil {
 		t.Fatalf("open emulator: %v", err)
 	}

@@ -1,4 +1,4 @@
-package emulator
+package server
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 )
 
 // Version is the emulator's version, set at build time with
-// -ldflags "-X github.com/cloudemu/emulator/emulator.Version=...".
+// -ldflags "-X github.com/cloudemu/emulator/server.Version=...".
 var Version = "0.1.0-dev"
 
 // Emulator is one emulator: its store, its services and its HTTP front.

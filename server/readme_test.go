@@ -1,4 +1,4 @@
-package emulator
+package server
 
 import (
 	"flag"
@@ -78,7 +78,7 @@ func TestReadmeOperationTables(t *testing.T) {
 			readme = readme[:i+len(begin)] + want + readme[j:]
 			continue
 		}
-		t.Errorf("README %s table is stale; run go test ./emulator -run TestReadme -update", name)
+		t.Errorf("README %s table is stale; run go test ./server -run TestReadme -update", name)
 	}
 	for _, tab := range services {
 		for _, n := range tab.Partial {

@@ -1,3 +1,0 @@
-// Package emulatortest starts whole emulators on loopback for tests, and
-// builds AWS SDK configurations that talk to them.
-package emulatortest

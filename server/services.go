@@ -1,0 +1,98 @@
+package server
+
+import (
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/actors/apigatewayv2"
+	"github.com/cloudemu/emulator/actors/backup"
+	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/config"
+	"github.com/cloudemu/emulator/httpfront/apigatewayhttp"
+	"github.com/cloudemu/emulator/httpfront/apigatewayv2http"
+	"github.com/cloudemu/emulator/httpfront/backuphttp"
+	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/store"
+)
+
+// Service is one emulated AWS service as the emulator assembles it: its
+// owners and the handlers of its supported operations.
+type Service struct {
+	// Name is the service's name in health and state reports.
+	Name string
+	// Wire keys the service's operations and error shapes.
+	Wire awswire.Service
+	// Owners holds the service's state.
+	Owners Owners
+	// Handlers serve the supported operations, by operation name; every
+	// other operation of the model answers NotImplementedException.
+	Handlers map[string]restjson.Handler
+	// Partial names the supported operations that are only partly
+	// emulated (the README says how).
+	Partial []string
+	// Listening, when set, learns the port the emulator listens on (which
+	// port 0 picks only at Serve).
+	Listening func(port int)
+}
+
+// Owners is what the emulator asks of a service's owners.
+type Owners interface {
+	// StoreService is the service segment of the store keys Restore takes.
+	StoreService() string
+	// Restore MUST re-create what one persisted record holds. Records
+	// arrive in key order.
+	Restore(key string, value []byte) error
+	// RestoreDone is called once every record was restored. It MUST start
+	// the owners Restore gathered and drop references to owners that no
+	// longer exist (a crash between a delete and its fan-out leaves them),
+	// persisting what it drops.
+	RestoreDone() error
+	// Detach MUST forget every owner and retire it (reset, shutdown); the
+	// caller wipes or closes the store afterwards.
+	Detach()
+	// Counts reports how many resources of each kind each account and
+	// region holds.
+	Counts() map[awswire.Scope]map[string]int
+}
+
+// Env is what a service is built from.
+type Env struct {
+	Sys    *actors.System
+	Store  store.Store
+	Now    func() time.Time
+	Log    *slog.Logger
+	Config config.Config
+}
+
+// registry lists every emulated service, one line each, in the order health
+// reports them.
+var registry = []func(Env) Service{
+	backupService,
+	apigatewayService,
+	apigatewayv2Service,
+}
+
+func backupService(env Env) Service {
+	svc := backup.New(env.Sys, env.Store, env.Now, env.Log)
+	return Service{Name: "backup", Wire: awswire.Backup, Owners: svc,
+		Handlers: backuphttp.Handlers(svc), Partial: backuphttp.Partial}
+}
+
+func apigatewayService(env Env) Service {
+	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
+	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
+		Handlers: apigatewayhttp.Handlers(svc), Partial: apigatewayhttp.Partial}
+}
+
+func apigatewayv2Service(env Env) Service {
+	svc := apigatewayv2.New(env.Sys, env.Store, env.Now, env.Log)
+	endpoint := func(port int) {
+		svc.SetEndpoint("{id}.execute-api." + env.Config.ExternalHostname + ":" + strconv.Itoa(port))
+	}
+	endpoint(env.Config.Port)
+	return Service{Name: "apigatewayv2", Wire: awswire.APIGatewayV2, Owners: svc,
+		Handlers: apigatewayv2http.Handlers(svc), Partial: apigatewayv2http.Partial, Listening: endpoint}
+}
