@@ -42,8 +42,11 @@ func (s *Schema) Empty() bool {
 }
 
 // Refs returns the names of the API's models the schema references, each
-// once, in the order they appear.
+// once, in the order they appear. A nil Schema references none.
 func (s *Schema) Refs() []string {
+	if s == nil {
+		return nil
+	}
 	var names []string
 	s.root.walk(func(k *node) {
 		ref, ok := k.get("$ref")

@@ -17,7 +17,9 @@ func (comparer) Compare(a, b string) int { return strings.Compare(a, b) }
 
 // Map is an immutable sorted map. The zero value is an empty map, ready to
 // use; a Map is a small value, copied freely.
-type Map[V any] struct{ m *immutable.SortedMap[string, V] }
+type Map[V any] struct {
+	m *immutable.SortedMap[string, V]
+}
 
 // New returns an empty map.
 func New[V any]() Map[V] { return Map[V]{} }
@@ -169,7 +171,9 @@ func (m *Map[V]) UnmarshalJSON(data []byte) error {
 // Shared is a Map that several goroutines read and update without locks:
 // readers load the current map, writers replace it with compare-and-swap.
 // The zero value is an empty map.
-type Shared[V any] struct{ p atomic.Pointer[immutable.SortedMap[string, V]] }
+type Shared[V any] struct {
+	p atomic.Pointer[immutable.SortedMap[string, V]]
+}
 
 // Load returns the current map.
 func (s *Shared[V]) Load() Map[V] { return Map[V]{s.p.Load()} }
