@@ -1,10 +1,13 @@
 package actors
 
 import (
+	"fmt"
+	"iter"
 	"slices"
 	"sync/atomic"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 	"github.com/puzpuzpuz/xsync/v3"
 )
 
@@ -12,8 +15,9 @@ import (
 // snapshot it published. The snapshot is nil while the owner is being
 // created and after it was deleted.
 type Entry[S any] struct {
-	ref  Ref
-	snap atomic.Pointer[S]
+	ref   Ref
+	snap  atomic.Pointer[S]
+	order string // the entry's key in its directory's order
 }
 
 // NewEntry returns an entry for the owner running at ref.
@@ -29,30 +33,67 @@ func (e *Entry[S]) Snapshot() *S { return e.snap.Load() }
 // MUST NOT change afterwards.
 func (e *Entry[S]) Publish(s *S) { e.snap.Store(s) }
 
-// Directory maps ids to owners, lock-free for readers.
+// Directory maps ids to owners, lock-free for readers. It also keeps its
+// entries in an order (by id, or by the order key each was reserved at),
+// so that a page of a listing costs the size of the page.
 type Directory[S any] struct {
-	m *xsync.MapOf[string, *Entry[S]]
+	m     *xsync.MapOf[string, *Entry[S]]
+	order pmap.Shared[*Entry[S]]
 }
+
+// SeqKey is an order key that sorts by creation sequence.
+func SeqKey(seq uint64) string { return fmt.Sprintf("%016x", seq) }
 
 // NewDirectory returns an empty directory.
 func NewDirectory[S any]() *Directory[S] {
 	return &Directory[S]{m: xsync.NewMapOf[string, *Entry[S]]()}
 }
 
-// Reserve claims id for e. It fails if id is already claimed, even by an
-// owner still being created.
-func (d *Directory[S]) Reserve(id string, e *Entry[S]) bool {
-	_, loaded := d.m.LoadOrStore(id, e)
-	return !loaded
+// Reserve claims id for e, listed in id order. It fails if id is already
+// claimed, even by an owner still being created.
+func (d *Directory[S]) Reserve(id string, e *Entry[S]) bool { return d.ReserveAt(id, id, e) }
+
+// ReserveAt claims id for e, listed at order (SeqKey for creation order;
+// order keys MUST be unique in the directory).
+func (d *Directory[S]) ReserveAt(id, order string, e *Entry[S]) bool {
+	if _, loaded := d.m.LoadOrStore(id, e); loaded {
+		return false
+	}
+	e.order = order
+	d.order.Set(order, e)
+	return true
 }
 
 // Release gives id up, if e still holds it.
 func (d *Directory[S]) Release(id string, e *Entry[S]) {
+	released := false
 	d.m.Compute(id, func(old *Entry[S], loaded bool) (*Entry[S], bool) {
 		// Delete when e holds id, and when nobody does: keeping a
 		// missing key would store a nil entry.
+		released = loaded && old == e
 		return old, !loaded || old == e
 	})
+	if released {
+		d.order.Update(func(m pmap.Map[*Entry[S]]) pmap.Map[*Entry[S]] {
+			if cur, ok := m.Get(e.order); ok && cur == e {
+				return m.Delete(e.order)
+			}
+			return m
+		})
+	}
+}
+
+// Ordered yields the published snapshots in the directory's order,
+// starting at the order key from ("" for the first), with their order keys.
+// It reads one consistent version of the order.
+func (d *Directory[S]) Ordered(from string) iter.Seq2[string, *S] {
+	return func(yield func(string, *S) bool) {
+		for k, e := range d.order.Load().From(from) {
+			if s := e.snap.Load(); s != nil && !yield(k, s) {
+				return
+			}
+		}
+	}
 }
 
 // Entry returns the owner holding id, if its state is published.
@@ -101,6 +142,7 @@ func (d *Directory[S]) Drain() []Ref {
 		d.m.Delete(id)
 		return true
 	})
+	d.order.Reset()
 	return refs
 }
 

@@ -232,6 +232,60 @@ func TestDirectorySnapshots(t *testing.T) {
 	})
 }
 
+func TestDirectoryOrdered(t *testing.T) {
+	d := actors.NewDirectory[vault]()
+	entries := map[string]*actors.Entry[vault]{}
+	// Created in this order: listed in it, whatever the ids.
+	for i, n := range []string{"m", "b", "hidden", "z", "a"} {
+		e := actors.NewEntry[vault](actors.Ref{})
+		entries[n] = e
+		if !d.ReserveAt(n, actors.SeqKey(uint64(i+1)), e) {
+			t.Fatalf("ReserveAt(%q) failed", n)
+		}
+		if n != "hidden" {
+			e.Publish(&vault{Name: n})
+		}
+	}
+	list := func(from string) (names, keys []string) {
+		for k, v := range d.Ordered(from) {
+			names, keys = append(names, v.Name), append(keys, k)
+		}
+		return names, keys
+	}
+	names, keys := list("")
+	if !slices.Equal(names, []string{"m", "b", "z", "a"}) {
+		t.Fatalf("Ordered = %v, want creation order without the unpublished entry", names)
+	}
+	if got, _ := list(keys[2]); !slices.Equal(got, []string{"z", "a"}) {
+		t.Errorf("Ordered(from the third) = %v", got)
+	}
+	d.Release("b", entries["b"])
+	d.Release("z", entries["m"]) // not z's entry: nothing happens
+	if got, _ := list(""); !slices.Equal(got, []string{"m", "z", "a"}) {
+		t.Errorf("after releasing b: %v", got)
+	}
+	d.Drain()
+	if got, _ := list(""); len(got) != 0 {
+		t.Errorf("after Drain: %v", got)
+	}
+	ids := actors.NewDirectory[vault]()
+	for _, n := range []string{"q", "c", "k"} {
+		e := actors.NewEntry[vault](actors.Ref{})
+		ids.Reserve(n, e)
+		e.Publish(&vault{Name: n})
+	}
+	var got []string
+	for _, v := range ids.Ordered("") {
+		got = append(got, v.Name)
+	}
+	if !slices.Equal(got, []string{"c", "k", "q"}) {
+		t.Errorf("Reserve lists in id order: %v", got)
+	}
+	if actors.SeqKey(9) >= actors.SeqKey(10) || actors.SeqKey(255) >= actors.SeqKey(256) {
+		t.Error("SeqKey does not sort by sequence")
+	}
+}
+
 func TestDirectoryDrain(t *testing.T) {
 	refs := newRefs(t, 4)
 	d := actors.NewDirectory[vault]()
