@@ -2,6 +2,7 @@ package servertest
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/smithy-go"
 
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/server"
@@ -93,5 +95,18 @@ func AWSConfig(region, accessKey string) aws.Config {
 		Credentials: credentials.NewStaticCredentialsProvider(accessKey, "secret", ""),
 		HTTPClient:  awshttp.NewBuildableClient(),
 		Retryer:     func() aws.Retryer { return aws.NopRetryer{} },
+	}
+}
+
+// WantAPIError fails the test unless err is an AWS SDK API error with code
+// and, when msg is not empty, exactly that message.
+func WantAPIError(t testing.TB, err error, code, msg string) {
+	t.Helper()
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		t.Fatalf("want %s %q, got %v", code, msg, err)
+	}
+	if ae.ErrorCode() != code || (msg != "" && ae.ErrorMessage() != msg) {
+		t.Fatalf("want %s %q, got %s %q", code, msg, ae.ErrorCode(), ae.ErrorMessage())
 	}
 }
