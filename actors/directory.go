@@ -109,6 +109,10 @@ func (d *Directory[S]) Entry(id string) (*Entry[S], *S, bool) {
 	return e, s, true
 }
 
+// Lookup returns the owner holding id, published or not: a Tell to an
+// owner still being created queues behind its creation.
+func (d *Directory[S]) Lookup(id string) (*Entry[S], bool) { return d.m.Load(id) }
+
 // Get returns the published snapshot of id.
 func (d *Directory[S]) Get(id string) (*S, bool) {
 	_, s, ok := d.Entry(id)

@@ -33,6 +33,12 @@ type Change[S any] struct {
 	Records []Record
 	Reply   any
 	End     bool
+	// After, when set, runs inside the owner once the records are durable
+	// and the new state is published (after OnEnd for a delete), before
+	// the reply leaves: it tells the owners that refer to this one what
+	// changed (Tell), so that they react in their own mailboxes. It MUST
+	// NOT block; what it sets in the Reply (a pointer) reaches the caller.
+	After func()
 }
 
 // Mutation computes a Change from the owner's current state (nil before the
@@ -92,10 +98,11 @@ func (o *StateOwner[S]) Handle(cmd any) (any, error) {
 		if o.OnEnd != nil {
 			o.OnEnd(cur)
 		}
-		return ch.Reply, nil
-	}
-	if ch.Next != nil {
+	} else if ch.Next != nil {
 		o.entry.Publish(ch.Next)
+	}
+	if ch.After != nil {
+		ch.After()
 	}
 	return ch.Reply, nil
 }
@@ -130,6 +137,14 @@ func (o *StateOwner[S]) persist(recs []Record) error {
 // Update runs fn in the owner at e and returns its reply.
 func Update[S any](s *System, e *Entry[S], fn Mutation[S]) (any, error) {
 	return Ask[any](s, e.Ref(), mutate[S]{fn})
+}
+
+// Tell queues fn in the owner at e without waiting for it: an owner uses
+// it from a Change's After to make another owner react to what it changed.
+// The caller MAY wait on the Pending (outside every owner), for a client
+// to read its own write.
+func Tell[S any](s *System, e *Entry[S], fn Mutation[S]) Pending {
+	return s.tell(e.Ref(), mutate[S]{fn})
 }
 
 // SpawnState starts a StateOwner in sys and returns its entry, not yet in

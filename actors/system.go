@@ -222,6 +222,52 @@ func Ask[R any](s *System, ref Ref, cmd any) (R, error) {
 	return v, nil
 }
 
+// Pending is a command sent with Tell, whose outcome may be waited for.
+type Pending struct {
+	f   actor.Future
+	sys *System
+}
+
+func (s *System) tell(ref Ref, cmd any) Pending {
+	return Pending{f: s.root.RequestFuture(ref.pid, request{cmd}, s.timeout), sys: s}
+}
+
+// Wait waits, at most the Ask timeout from when the command was sent, for
+// the command to have run, and returns its error (ErrGone when the owner
+// had already ended, ErrNoAnswer when it did not answer in time). It MUST
+// NOT be called inside an owner.
+func (p Pending) Wait() error {
+	if p.f == nil {
+		return nil
+	}
+	res, err := p.f.Result()
+	switch {
+	case errors.Is(err, actor.ErrDeadLetter):
+		return ErrGone
+	case errors.Is(err, actor.ErrTimeout):
+		return ErrNoAnswer
+	case err != nil:
+		return fmt.Errorf("actors: tell: %w", err)
+	}
+	if r, ok := res.(response); ok {
+		return r.err
+	}
+	return nil
+}
+
+// WaitAll waits for every pending command and returns the first error
+// other than ErrGone (an owner that ended meanwhile has nothing left to
+// change).
+func WaitAll(ps []Pending) error {
+	var first error
+	for _, p := range ps {
+		if err := p.Wait(); err != nil && !IsGone(err) && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // Stop retires every ref and waits until each has answered everything
 // queued before the retirement; from then on none of them runs a command
 // (they answer ErrGone) and each stops after the linger.
