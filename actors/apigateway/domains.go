@@ -2,11 +2,11 @@ package apigateway
 
 import (
 	"cmp"
-	"errors"
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 )
 
@@ -352,7 +352,13 @@ func (s *Service) DeleteDomainName(sc awswire.Scope, name, domainNameID string) 
 	if _, ok := s.Domain(sc, name, domainNameID); !ok {
 		return DomainNotFound()
 	}
-	_, err := deleteRecord(s, sc, kindDomain, d.domains, name, DomainNotFound)
+	_, _, err := actors.EndRecord(s.records(), recordKey(sc, kindDomain, name), d.domains, name, errFn(DomainNotFound),
+		func(last *DomainState) []actors.Pending {
+			for _, m := range last.Mappings {
+				d.refs.Remove(stageTarget(m.RestAPIID, m.Stage), mappingReferrer(name, m.BasePath))
+			}
+			return nil
+		})
 	return err
 }
 
@@ -367,12 +373,15 @@ func BasePathKey(basePath string) string {
 }
 
 // checkMapping checks what a mapping names, as AWS does when it is created
-// or changed: a one-level base path, an existing API and stage.
-func (s *Service) checkMapping(sc awswire.Scope, m *BasePathMapping) error {
+// or changed: a one-level base path, an existing API and stage. It runs
+// inside the domain's owner, after the mapping's reference is recorded
+// (refs.go).
+func (s *Service) checkMapping(sc awswire.Scope, d *dirs, domain string, m *BasePathMapping) error {
 	if strings.Contains(m.BasePath, "/") {
 		return BadRequest("API Gateway V1 doesn't support the slash character (/) in base path mappings. " +
 			"To create a multi-level base path mapping, use API Gateway V2.")
 	}
+	d.refs.Add(stageTarget(m.RestAPIID, m.Stage), mappingReferrer(domain, m.BasePath))
 	api, ok := s.API(sc, m.RestAPIID)
 	if !ok {
 		return BadRequest("Invalid REST API identifier specified")
@@ -383,34 +392,52 @@ func (s *Service) checkMapping(sc awswire.Scope, m *BasePathMapping) error {
 	return nil
 }
 
-// mutateMappings runs fn on a copy of the domain's mappings; fn returns the
-// reply, or nil to leave the domain unchanged.
+// mappingsEdit is what a change of a domain's mappings decided: the reply,
+// whether anything changed, and the mappings whose references go once the
+// change is durable (or, when it fails, the references it recorded).
+type mappingsEdit[R any] struct {
+	reply   R
+	changed bool
+	forget  []*BasePathMapping
+}
+
+// mutateMappings runs fn on a copy of the domain's mappings.
 func mutateMappings[R any](s *Service, sc awswire.Scope, domain, domainNameID string,
-	fn func(cur *DomainState, next map[string]*BasePathMapping) (R, bool, error)) (R, error) {
+	fn func(d *dirs, next map[string]*BasePathMapping) (mappingsEdit[R], error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return zero, DomainNotFound()
 	}
-	return mutateRecord(s, sc, kindDomain, d.domains, domain, DomainNotFound,
-		func(cur *DomainState) (*DomainState, R, error) {
+	forget := func(ms []*BasePathMapping) {
+		for _, m := range ms {
+			d.refs.Remove(stageTarget(m.RestAPIID, m.Stage), mappingReferrer(domain, m.BasePath))
+		}
+	}
+	return actors.EditRecord(s.records(), recordKey(sc, kindDomain, domain), d.domains, domain, errFn(DomainNotFound),
+		func(cur *DomainState) (actors.Edit[DomainState, R], error) {
+			var none actors.Edit[DomainState, R]
 			if cur == nil || (domainNameID != "" && domainNameID != cur.Domain.DomainNameID) {
-				return nil, zero, DomainNotFound()
+				return none, DomainNotFound()
 			}
 			m := maps.Clone(cur.Mappings)
 			if m == nil {
 				m = map[string]*BasePathMapping{}
 			}
-			r, changed, err := fn(cur, m)
-			if err != nil || !changed {
-				return nil, r, err
+			ed, err := fn(d, m)
+			if err != nil {
+				forget(ed.forget)
+				return none, err
+			}
+			if !ed.changed {
+				return actors.Edit[DomainState, R]{Reply: ed.reply}, nil
 			}
 			next := *cur
 			next.Mappings = m
 			if len(m) == 0 {
 				next.Mappings = nil
 			}
-			return &next, r, nil
+			return actors.Edit[DomainState, R]{Next: &next, Reply: ed.reply, After: func() { forget(ed.forget) }}, nil
 		})
 }
 
@@ -418,16 +445,16 @@ func mutateMappings[R any](s *Service, sc awswire.Scope, domain, domainNameID st
 func (s *Service) CreateBasePathMapping(sc awswire.Scope, domain, domainNameID string, m BasePathMapping) (*BasePathMapping, error) {
 	m.BasePath = BasePathKey(m.BasePath)
 	return mutateMappings(s, sc, domain, domainNameID,
-		func(_ *DomainState, next map[string]*BasePathMapping) (*BasePathMapping, bool, error) {
-			if err := s.checkMapping(sc, &m); err != nil {
-				return nil, false, err
-			}
+		func(d *dirs, next map[string]*BasePathMapping) (mappingsEdit[*BasePathMapping], error) {
 			if _, ok := next[m.BasePath]; ok {
-				return nil, false, Conflict("Base path already exists for this domain name")
+				return mappingsEdit[*BasePathMapping]{}, Conflict("Base path already exists for this domain name")
+			}
+			if err := s.checkMapping(sc, d, domain, &m); err != nil {
+				return mappingsEdit[*BasePathMapping]{forget: []*BasePathMapping{&m}}, err
 			}
 			c := m
 			next[c.BasePath] = &c
-			return &c, true, nil
+			return mappingsEdit[*BasePathMapping]{reply: &c, changed: true}, nil
 		})
 }
 
@@ -477,10 +504,11 @@ func (s *Service) UpdateBasePathMapping(sc awswire.Scope, domain, domainNameID, 
 	}
 	key := BasePathKey(basePath)
 	return mutateMappings(s, sc, domain, domainNameID,
-		func(_ *DomainState, next map[string]*BasePathMapping) (*BasePathMapping, bool, error) {
+		func(d *dirs, next map[string]*BasePathMapping) (mappingsEdit[*BasePathMapping], error) {
+			var none mappingsEdit[*BasePathMapping]
 			cur, ok := next[key]
 			if !ok {
-				return nil, false, mappingGone()
+				return none, mappingGone()
 			}
 			c := *cur
 			for _, o := range ops {
@@ -493,12 +521,25 @@ func (s *Service) UpdateBasePathMapping(sc awswire.Scope, domain, domainNameID, 
 					c.Stage = o.Val()
 				}
 			}
-			if err := s.checkMapping(sc, &c); err != nil {
-				return nil, false, err
+			// A reference another mapping shares the key of must stay.
+			old, replaced := next[c.BasePath]
+			if err := s.checkMapping(sc, d, domain, &c); err != nil {
+				if replaced && sameRef(old, &c) {
+					return none, err
+				}
+				return mappingsEdit[*BasePathMapping]{forget: []*BasePathMapping{&c}}, err
+			}
+			// Renaming onto an existing base path replaces that mapping.
+			var forget []*BasePathMapping
+			if replaced && c.BasePath != key && !sameRef(old, &c) {
+				forget = append(forget, old)
+			}
+			if !sameRef(cur, &c) {
+				forget = append(forget, cur)
 			}
 			delete(next, key)
 			next[c.BasePath] = &c
-			return &c, true, nil
+			return mappingsEdit[*BasePathMapping]{reply: &c, changed: true, forget: forget}, nil
 		})
 }
 
@@ -506,46 +547,58 @@ func (s *Service) UpdateBasePathMapping(sc awswire.Scope, domain, domainNameID, 
 func (s *Service) DeleteBasePathMapping(sc awswire.Scope, domain, domainNameID, basePath string) error {
 	key := BasePathKey(basePath)
 	_, err := mutateMappings(s, sc, domain, domainNameID,
-		func(_ *DomainState, next map[string]*BasePathMapping) (struct{}, bool, error) {
-			if _, ok := next[key]; !ok {
-				return struct{}{}, false, mappingGone()
+		func(_ *dirs, next map[string]*BasePathMapping) (mappingsEdit[struct{}], error) {
+			m, ok := next[key]
+			if !ok {
+				return mappingsEdit[struct{}]{}, mappingGone()
 			}
 			delete(next, key)
-			return struct{}{}, true, nil
+			return mappingsEdit[struct{}]{changed: true, forget: []*BasePathMapping{m}}, nil
 		})
 	return err
 }
 
-// dropMappings removes the base path mappings that point at the API stage
-// (at any stage of the API when stage is ""). Each domain's owner changes
-// its own state.
-func (s *Service) dropMappings(sc awswire.Scope, apiID, stage string) {
-	d, ok := s.scopes.Lookup(sc)
-	if !ok {
-		return
-	}
-	points := func(m *BasePathMapping) bool {
-		return m.RestAPIID == apiID && (stage == "" || m.Stage == stage)
-	}
-	for _, st := range d.domains.Snapshots(func(a, b *DomainState) int { return cmp.Compare(a.Seq, b.Seq) }) {
-		if !slices.ContainsFunc(slices.Collect(maps.Values(st.Mappings)), points) {
-			continue
-		}
-		_, err := mutateMappings(s, sc, st.Domain.DomainName, "",
-			func(_ *DomainState, next map[string]*BasePathMapping) (struct{}, bool, error) {
-				n := len(next)
-				maps.DeleteFunc(next, func(_ string, m *BasePathMapping) bool { return points(m) })
-				return struct{}{}, len(next) != n, nil
-			})
-		if err != nil && !domainsIsCode(err, awswire.CodeNotFound) {
-			s.log.Warn("drop base path mappings", "domain", st.Domain.DomainName, "api", apiID, "err", err)
-		}
-	}
+// sameRef reports whether two mappings have one reference: one base path
+// to one API stage.
+func sameRef(a, b *BasePathMapping) bool {
+	return a.BasePath == b.BasePath && a.RestAPIID == b.RestAPIID && a.Stage == b.Stage
 }
 
-func domainsIsCode(err error, code string) bool {
-	var we *awswire.Error
-	return errors.As(err, &we) && we.Code == code
+// tellDomain queues change in the owner of domain name (see tellPlan).
+func (s *Service) tellDomain(sc awswire.Scope, d *dirs, name string, change func(*DomainState) (*DomainState, func())) actors.Pending {
+	e, ok := d.domains.Lookup(name)
+	if !ok {
+		return actors.Pending{}
+	}
+	return actors.Tell(s.sys, e, actors.EditFunc(recordKey(sc, kindDomain, name), change))
+}
+
+// dropMappings returns dn without the mappings match selects, and forgets
+// their references once that is durable; nil when it has none.
+func dropMappings(d *dirs, dn *DomainState, match func(*BasePathMapping) bool) (*DomainState, func()) {
+	var gone []*BasePathMapping
+	for _, m := range dn.Mappings {
+		if match(m) {
+			gone = append(gone, m)
+		}
+	}
+	if len(gone) == 0 {
+		return nil, nil
+	}
+	next := *dn
+	next.Mappings = maps.Clone(dn.Mappings)
+	for _, m := range gone {
+		delete(next.Mappings, m.BasePath)
+	}
+	if len(next.Mappings) == 0 {
+		next.Mappings = nil
+	}
+	name := dn.Domain.DomainName
+	return &next, func() {
+		for _, m := range gone {
+			d.refs.Remove(stageTarget(m.RestAPIID, m.Stage), mappingReferrer(name, m.BasePath))
+		}
+	}
 }
 
 // ---- VPC links ----

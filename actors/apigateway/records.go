@@ -60,14 +60,31 @@ func (s *Service) restoreOther(sc awswire.Scope, kind string, value []byte) erro
 	switch kind {
 	case kindAPIKey:
 		return restoreRecord(s, kind, d.keys, value,
-			func(k *KeyState) string { k.Memo = new(actors.Memo); return k.Key.ID },
+			func(k *KeyState) string {
+				k.Memo = new(actors.Memo)
+				d.keyValues.Store(k.Key.Value, k.Key.ID)
+				return k.Key.ID
+			},
 			func(k *KeyState) uint64 { return k.Seq })
 	case kindPlan:
 		return restoreRecord(s, kind, d.plans, value,
-			func(p *PlanState) string { return p.Plan.ID }, func(p *PlanState) uint64 { return p.Seq })
+			func(p *PlanState) string {
+				for _, st := range p.Plan.APIStages {
+					d.refs.Add(stageTarget(st.APIID, st.Stage), planReferrer(p.Plan.ID))
+				}
+				for _, k := range p.KeyIDs {
+					d.keyPlans.Add(k, p.Plan.ID)
+				}
+				return p.Plan.ID
+			}, func(p *PlanState) uint64 { return p.Seq })
 	case kindDomain:
 		return restoreRecord(s, kind, d.domains, value,
-			func(dn *DomainState) string { return dn.Domain.DomainName }, func(dn *DomainState) uint64 { return dn.Seq })
+			func(dn *DomainState) string {
+				for _, m := range dn.Mappings {
+					d.refs.Add(stageTarget(m.RestAPIID, m.Stage), mappingReferrer(dn.Domain.DomainName, m.BasePath))
+				}
+				return dn.Domain.DomainName
+			}, func(dn *DomainState) uint64 { return dn.Seq })
 	case kindLink:
 		return restoreRecord(s, kind, d.links, value,
 			func(l *LinkState) string { return l.Link.ID }, func(l *LinkState) uint64 { return l.Seq })

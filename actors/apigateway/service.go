@@ -12,6 +12,7 @@ import (
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/store"
+	"github.com/puzpuzpuz/xsync/v3"
 )
 
 // storeService is the service segment of this package's store keys.
@@ -26,22 +27,31 @@ const (
 	kindLink    = "vpclink"
 )
 
-// dirs are the directories of one account and region.
+// dirs are the directories and indexes of one account and region.
 type dirs struct {
 	apis    *actors.Directory[RestAPI]
 	keys    *actors.Directory[KeyState]
 	plans   *actors.Directory[PlanState]
 	domains *actors.Directory[DomainState]
 	links   *actors.Directory[LinkState]
+	// refs: who refers to each API stage (refs.go).
+	refs actors.Refs
+	// keyPlans: the plans holding each API key (target key id, referrer
+	// plan id), kept by the plans' owners.
+	keyPlans actors.Refs
+	// keyValues: API key value → key id ("" while the key is being
+	// created), kept by the keys' owners.
+	keyValues *xsync.MapOf[string, string]
 }
 
 func newDirs() *dirs {
 	return &dirs{
-		apis:    actors.NewDirectory[RestAPI](),
-		keys:    actors.NewDirectory[KeyState](),
-		plans:   actors.NewDirectory[PlanState](),
-		domains: actors.NewDirectory[DomainState](),
-		links:   actors.NewDirectory[LinkState](),
+		apis:      actors.NewDirectory[RestAPI](),
+		keys:      actors.NewDirectory[KeyState](),
+		plans:     actors.NewDirectory[PlanState](),
+		domains:   actors.NewDirectory[DomainState](),
+		links:     actors.NewDirectory[LinkState](),
+		keyValues: xsync.NewMapOf[string, string](),
 	}
 }
 
@@ -221,17 +231,21 @@ func (s *Service) DeleteRestAPI(sc awswire.Scope, id string) error {
 	if !ok {
 		return APINotFound(sc, id)
 	}
+	// The owner tells the usage plans and domain names that refer to the
+	// API once its delete is durable; DeleteRestAPI returns when they
+	// have dropped the references, so that the caller reads its write.
+	var pending []actors.Pending
 	_, err := ask[any](s, func() (any, error) {
 		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
 			return actors.Change[RestAPI]{End: true, Records: []actors.Record{
 				actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
-			}}, nil
+			}, After: func() { pending = s.tellStageGone(sc, d, id, "") }}, nil
 		})
 	}, func() *awswire.Error { return APINotFound(sc, id) })
 	if err != nil {
 		return err
 	}
-	s.forgetStage(sc, id, "")
+	s.settle(pending)
 	return nil
 }
 
@@ -355,7 +369,7 @@ func (s *Service) RestoreDone() error {
 		s.bumpSeq(st.Seq)
 	}
 	s.restoring = nil
-	return nil
+	return s.reconcile()
 }
 
 func (s *Service) bumpSeq(seq uint64) {
@@ -377,6 +391,9 @@ func (s *Service) Detach() {
 		refs = append(refs, d.plans.Drain()...)
 		refs = append(refs, d.domains.Drain()...)
 		refs = append(refs, d.links.Drain()...)
+		d.refs.Reset()
+		d.keyPlans.Reset()
+		d.keyValues.Clear()
 		return true
 	})
 	s.usage.Reset()

@@ -178,7 +178,8 @@ const maxUsageDays = 366
 // ""), ordered by key id, the requests used and the quota remaining on each
 // day from start to end (UTC, inclusive). Remaining counts down through
 // each quota period; without a quota it is 0.
-func (s *Service) GetUsage(sc awswire.Scope, planID string, u *Usage, keyID string, start, end time.Time) ([]KeyUsage, error) {
+func (s *Service) GetUsage(sc awswire.Scope, planID, keyID string, start, end time.Time) ([]KeyUsage, error) {
+	u := s.usage
 	p, ok := s.UsagePlan(sc, planID)
 	if !ok {
 		return nil, planNotFound()
@@ -233,7 +234,8 @@ var usagePatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 // UpdateUsage grants an API key of a plan extra quota for the current
 // period: "replace /remaining" sets what remains. It reports the period
 // (first and last day) and the key's [used, remaining] over it.
-func (s *Service) UpdateUsage(sc awswire.Scope, planID, keyID string, u *Usage, ops []PatchOp) (start, end time.Time, ku KeyUsage, err error) {
+func (s *Service) UpdateUsage(sc awswire.Scope, planID, keyID string, ops []PatchOp) (start, end time.Time, ku KeyUsage, err error) {
+	u := s.usage
 	var v Validation
 	v.PatchOps("updateUsageInput", ops)
 	if err := v.Err(); err != nil {

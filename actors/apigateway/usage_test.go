@@ -2,16 +2,14 @@ package apigateway
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/actors/actorstest"
 	"github.com/cloudemu/emulator/awswire"
-	"github.com/cloudemu/emulator/store"
+	"github.com/cloudemu/emulator/awswire/awswiretest"
 )
 
 var keysScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
@@ -28,10 +26,8 @@ func keysDay(t *testing.T, s string) time.Time {
 // keysService starts a service whose clock reads *now.
 func keysService(t *testing.T, now *time.Time) *Service {
 	t.Helper()
-	log := slog.New(slog.DiscardHandler)
-	sys := actors.NewSystem(log, 5*time.Second)
-	t.Cleanup(sys.Shutdown)
-	return New(sys, store.NewMemory(), func() time.Time { return *now }, log)
+	env := actorstest.New(t)
+	return New(env.Sys, env.Store, func() time.Time { return *now }, env.Log)
 }
 
 // keysAPI creates an API with the given stages, as CreateDeployment would
@@ -48,14 +44,6 @@ func keysAPI(t *testing.T, s *Service, stages ...string) string {
 		t.Fatal(err)
 	}
 	return r.API.ID
-}
-
-func keysWantCode(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	var we *awswire.Error
-	if !errors.As(err, &we) || we.Code != code || (msg != "" && we.Message != msg) {
-		t.Fatalf("want %s %q, got %v", code, msg, err)
-	}
 }
 
 func TestQuotaPeriod(t *testing.T) {
@@ -179,7 +167,7 @@ func TestGetUsage(t *testing.T) {
 	if _, err := s.CreateUsagePlanKey(keysScope, plan.Plan.ID, k2.Key.ID, KeyTypeAPIKey); err != nil {
 		t.Fatal(err)
 	}
-	u := NewUsage()
+	u := s.UsageLog()
 	// Saturday 11th (last week), then Monday 13th twice and Wednesday 15th
 	// three times (this week: Sunday 12th to Saturday 18th).
 	for d, n := range map[string]int{"2024-05-11": 4, "2024-05-13": 2, "2024-05-15": 3} {
@@ -188,7 +176,7 @@ func TestGetUsage(t *testing.T) {
 			u.Record(keysScope, bare.Plan.ID, k1.Key.ID, keysDay(t, d))
 		}
 	}
-	rows, err := s.GetUsage(keysScope, plan.Plan.ID, u, "", keysDay(t, "2024-05-11"), keysDay(t, "2024-05-15"))
+	rows, err := s.GetUsage(keysScope, plan.Plan.ID, "", keysDay(t, "2024-05-11"), keysDay(t, "2024-05-15"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,9 +206,9 @@ func TestGetUsage(t *testing.T) {
 		{name: "range=too-long", plan: plan.Plan.ID, start: "2000-01-01", end: "2024-05-12", code: awswire.CodeBadRequest},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rows, err := s.GetUsage(keysScope, c.plan, u, c.key, keysDay(t, c.start), keysDay(t, c.end))
+			rows, err := s.GetUsage(keysScope, c.plan, c.key, keysDay(t, c.start), keysDay(t, c.end))
 			if c.code != "" {
-				keysWantCode(t, err, c.code, "")
+				awswiretest.WantError(t, err, c.code, "")
 				return
 			}
 			if err != nil || fmt.Sprint(rows) != c.want {
@@ -230,7 +218,7 @@ func TestGetUsage(t *testing.T) {
 	}
 
 	t.Run("update-usage", func(t *testing.T) {
-		start, end, ku, err := s.UpdateUsage(keysScope, plan.Plan.ID, k1.Key.ID, u,
+		start, end, ku, err := s.UpdateUsage(keysScope, plan.Plan.ID, k1.Key.ID,
 			[]PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("50")}})
 		if err != nil {
 			t.Fatal(err)
@@ -239,7 +227,7 @@ func TestGetUsage(t *testing.T) {
 			fmt.Sprint(ku.Days) != "[[5 50]]" {
 			t.Fatalf("got %s..%s %v", start, end, ku.Days)
 		}
-		rows, err := s.GetUsage(keysScope, plan.Plan.ID, u, k1.Key.ID, keysDay(t, "2024-05-15"), keysDay(t, "2024-05-15"))
+		rows, err := s.GetUsage(keysScope, plan.Plan.ID, k1.Key.ID, keysDay(t, "2024-05-15"), keysDay(t, "2024-05-15"))
 		if err != nil || fmt.Sprint(rows[0].Days) != "[[3 50]]" {
 			t.Fatalf("usage after the grant: %v %v", rows, err)
 		}
@@ -262,8 +250,8 @@ func TestGetUsage(t *testing.T) {
 		{"quota=none", bare.Plan.ID, k1.Key.ID, []PatchOp{{Op: "replace", Path: "/remaining", Value: keysPtr("1")}}, awswire.CodeBadRequest, ""},
 	} {
 		t.Run("update-usage/"+c.name, func(t *testing.T) {
-			_, _, _, err := s.UpdateUsage(keysScope, c.plan, c.key, u, c.ops)
-			keysWantCode(t, err, c.code, c.msg)
+			_, _, _, err := s.UpdateUsage(keysScope, c.plan, c.key, c.ops)
+			awswiretest.WantError(t, err, c.code, c.msg)
 		})
 	}
 }
@@ -288,7 +276,9 @@ func TestDropPlanStages(t *testing.T) {
 		}
 		return out
 	}
-	s.dropPlanStages(keysScope, a1, "dev")
+	if err := s.DeleteStage(keysScope, a1, "dev"); err != nil {
+		t.Fatal(err)
+	}
 	if got, want := stages(), a1+":prod "+a2+":prod "; got != want {
 		t.Fatalf("after dropping a stage: %q, want %q", got, want)
 	}
@@ -298,7 +288,9 @@ func TestDropPlanStages(t *testing.T) {
 	if got, want := stages(), a2+":prod "; got != want {
 		t.Fatalf("after deleting the API: %q, want %q", got, want)
 	}
-	s.dropPlanStages(keysScope, a2, "")
+	if err := s.DeleteRestAPI(keysScope, a2); err != nil {
+		t.Fatal(err)
+	}
 	p, _ := s.UsagePlan(keysScope, plan.Plan.ID)
 	if b, _ := json.Marshal(p.Plan); string(b) != `{"id":"`+plan.Plan.ID+`","name":"p","apiStages":[]}` {
 		t.Fatalf("plan %s", b)

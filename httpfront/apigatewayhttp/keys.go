@@ -20,24 +20,18 @@ func (h *handlers) apiKeyOps() map[string]restjson.Handler {
 }
 
 func (h *handlers) usagePlanOps() map[string]restjson.Handler {
-	// TODO(wiring): the usage log belongs to the Service, shared with the
-	// data plane (h.svc.UsageLog()); until then these handlers share one.
-	u := apigateway.NewUsage() // Handlers(nil) lists the operations without a service
-	if h.svc != nil {
-		u = h.svc.UsageLog()
-	}
 	return map[string]restjson.Handler{
 		"CreateUsagePlan":    h.createUsagePlan,
 		"GetUsagePlan":       h.getUsagePlan,
 		"GetUsagePlans":      h.getUsagePlans,
 		"UpdateUsagePlan":    h.updateUsagePlan,
-		"DeleteUsagePlan":    func(c *restjson.Call) error { return h.deleteUsagePlan(c, u) },
+		"DeleteUsagePlan":    h.deleteUsagePlan,
 		"CreateUsagePlanKey": h.createUsagePlanKey,
 		"GetUsagePlanKey":    h.getUsagePlanKey,
 		"GetUsagePlanKeys":   h.getUsagePlanKeys,
 		"DeleteUsagePlanKey": h.deleteUsagePlanKey,
-		"GetUsage":           func(c *restjson.Call) error { return h.getUsage(c, u) },
-		"UpdateUsage":        func(c *restjson.Call) error { return h.updateUsage(c, u) },
+		"GetUsage":           h.getUsage,
+		"UpdateUsage":        h.updateUsage,
 	}
 }
 

@@ -124,7 +124,7 @@ func (h *handlers) updateUsagePlan(c *restjson.Call) error {
 	return c.JSON(http.StatusOK, viewPlanTags(&st.Plan))
 }
 
-func (h *handlers) deleteUsagePlan(c *restjson.Call, u *apigateway.Usage) error {
+func (h *handlers) deleteUsagePlan(c *restjson.Call) error {
 	id, err := label(c, "usageplanId")
 	if err != nil {
 		return err
@@ -132,7 +132,6 @@ func (h *handlers) deleteUsagePlan(c *restjson.Call, u *apigateway.Usage) error 
 	if err := h.svc.DeleteUsagePlan(c.Scope, id); err != nil {
 		return err
 	}
-	u.Forget(c.Scope, id, "")
 	return accepted(c)
 }
 
@@ -235,7 +234,7 @@ func keysUsageDate(c *restjson.Call, name string) (time.Time, error) {
 	return t, nil
 }
 
-func (h *handlers) getUsage(c *restjson.Call, u *apigateway.Usage) error {
+func (h *handlers) getUsage(c *restjson.Call) error {
 	planID, err := label(c, "usageplanId")
 	if err != nil {
 		return err
@@ -253,7 +252,7 @@ func (h *handlers) getUsage(c *restjson.Call, u *apigateway.Usage) error {
 		return err
 	}
 	keyID, _ := c.Query("keyId")
-	rows, err := h.svc.GetUsage(c.Scope, planID, u, keyID, start, end)
+	rows, err := h.svc.GetUsage(c.Scope, planID, keyID, start, end)
 	if err != nil {
 		return err
 	}
@@ -266,7 +265,7 @@ func (h *handlers) getUsage(c *restjson.Call, u *apigateway.Usage) error {
 	return c.JSON(http.StatusOK, out)
 }
 
-func (h *handlers) updateUsage(c *restjson.Call, u *apigateway.Usage) error {
+func (h *handlers) updateUsage(c *restjson.Call) error {
 	planID, err := label(c, "usageplanId")
 	if err != nil {
 		return err
@@ -279,7 +278,7 @@ func (h *handlers) updateUsage(c *restjson.Call, u *apigateway.Usage) error {
 	if err != nil {
 		return err
 	}
-	start, end, ku, err := h.svc.UpdateUsage(c.Scope, planID, keyID, u, ops)
+	start, end, ku, err := h.svc.UpdateUsage(c.Scope, planID, keyID, ops)
 	if err != nil {
 		return err
 	}
