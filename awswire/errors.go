@@ -34,6 +34,8 @@ const (
 	CodeNotImplemented        = "NotImplementedException"
 	CodeUnknownOperation      = "UnknownOperationException"
 	CodeRequestEntityTooLarge = "RequestEntityTooLargeException"
+	CodeRequestTimeout        = "RequestTimeoutException"
+	CodeUnsupportedMediaType  = "UnsupportedMediaTypeException"
 	CodeInternalFailure       = "InternalFailure"
 )
 
@@ -44,6 +46,8 @@ var ownCodes = map[string]int{
 	CodeNotImplemented:        501, // not retried by SDKs, unlike 500/503
 	CodeUnknownOperation:      404,
 	CodeRequestEntityTooLarge: 413,
+	CodeRequestTimeout:        408,
+	CodeUnsupportedMediaType:  415,
 	CodeInternalFailure:       500,
 }
 

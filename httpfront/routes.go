@@ -223,6 +223,10 @@ func (s *Server) register(rt *router.Router, routes []*route) (err error) {
 func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		b := s.pick(r, ctx)
+		if err := s.decodeBody(ctx, b.op.Service); err != nil {
+			restjson.WriteError(ctx, b.op.Service, err, s.log)
+			return
+		}
 		c := restjson.Acquire()
 		c.Ctx = ctx
 		c.Op = b.op

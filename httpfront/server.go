@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"runtime/debug"
 	"time"
 
@@ -24,6 +25,7 @@ type Server struct {
 	ids          *awswire.RequestIDs
 	defaultScope awswire.Scope
 	fast         *fasthttp.Server
+	maxBody      int
 }
 
 // ServerOptions configure a Server.
@@ -33,6 +35,9 @@ type ServerOptions struct {
 	Handlers      map[awswire.Service]map[string]restjson.Handler
 	// Extra routes outside the AWS models (the emulator's own endpoints).
 	Extra []ExtraRoute
+	// ReadTimeout bounds reading one request, IdleTimeout a keep-alive
+	// connection's wait for the next (60 s each when zero).
+	ReadTimeout, IdleTimeout time.Duration
 }
 
 // ExtraRoute is an endpoint that is not an AWS operation.
@@ -66,15 +71,23 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 		return nil, err
 	}
 	s.router = rt
+	s.maxBody = opts.MaxBodyBytes
+	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
+	if readTimeout <= 0 {
+		readTimeout = 60 * time.Second
+	}
+	if idleTimeout <= 0 {
+		idleTimeout = 60 * time.Second
+	}
 	s.fast = &fasthttp.Server{
 		Handler:      s.Handle,
 		ErrorHandler: s.handleParseError,
 		Name:         "",
 		// Timeouts bound idle keep-alive connections, which a graceful
 		// shutdown does not close by itself.
-		ReadTimeout:                   60 * time.Second,
+		ReadTimeout:                   readTimeout,
 		WriteTimeout:                  60 * time.Second,
-		IdleTimeout:                   60 * time.Second,
+		IdleTimeout:                   idleTimeout,
 		MaxRequestBodySize:            opts.MaxBodyBytes,
 		NoDefaultServerHeader:         true,
 		NoDefaultContentType:          true,
@@ -141,8 +154,15 @@ func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx) {
 }
 
 // handleParseError answers requests fasthttp could not read, in the shape of
-// the service they were meant for.
+// the service they were meant for. A connection on which no request started
+// is closed without a word: an SDK's pooled connection that sat idle past
+// the read timeout would otherwise receive an answer to a request it never
+// sent, and take it for the answer to its next one.
 func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
+	if nothingRead(err) {
+		_ = ctx.Conn().Close()
+		return
+	}
 	ctx.Response.Header.DisableNormalizing()
 	var idBuf [36]byte
 	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
@@ -153,12 +173,37 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 		ctx.SetConnectionClose()
 		return
 	}
+	if isTimeout(err) {
+		restjson.WriteError(ctx, svc, awswire.New(svc, awswire.CodeRequestTimeout,
+			"The request was not received in time"), s.log)
+		ctx.SetConnectionClose()
+		return
+	}
 	code := awswire.CodeBadRequest
 	if svc == awswire.Backup {
 		code = awswire.CodeInvalidRequest
 	}
 	restjson.WriteError(ctx, svc, awswire.New(svc, code, "The request could not be read: malformed HTTP"), s.log)
 	ctx.SetConnectionClose()
+}
+
+// nothingRead reports whether err is a read that ended before the first
+// byte of a request: fasthttp hands a new connection's first read error
+// over bare (a keep-alive connection's it ends silently itself).
+func nothingRead(err error) bool {
+	var nr fasthttp.ErrNothingRead
+	if errors.As(err, &nr) {
+		return true
+	}
+	// A partly read request's error is wrapped ("error when reading
+	// request headers: ..."); a bare one read nothing.
+	_, bare := err.(*net.OpError)
+	return bare
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 var (
