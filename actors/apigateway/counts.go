@@ -18,12 +18,12 @@ func (s *Service) Counts() map[awswire.Scope]map[string]int {
 		}
 		for _, api := range d.apis.Snapshots(nil) {
 			c["restApis"]++
-			c["resources"] += len(api.Resources)
-			c["deployments"] += len(api.Deployments)
-			c["stages"] += len(api.Stages)
-			c["models"] += len(api.Models)
-			c["authorizers"] += len(api.Authorizers)
-			c["requestValidators"] += len(api.Validators)
+			c["resources"] += api.Resources.Len()
+			c["deployments"] += api.Deployments.Len()
+			c["stages"] += api.Stages.Len()
+			c["models"] += api.Models.Len()
+			c["authorizers"] += api.Authorizers.Len()
+			c["requestValidators"] += api.Validators.Len()
 		}
 		for _, dom := range d.domains.Snapshots(nil) {
 			c["domainNames"]++

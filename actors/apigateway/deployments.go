@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // Deployments and stages. A deployment freezes the API's configuration
@@ -102,9 +103,9 @@ func checkPercent(p float64) error {
 
 // deployable refuses an API AWS would not deploy: one without methods, or
 // with a method that has no integration.
-func deployable(rs map[string]*Resource) error {
+func deployable(rs pmap.Map[*Resource]) error {
 	methods := 0
-	for _, r := range rs {
+	for _, r := range rs.All() {
 		for _, m := range r.Methods {
 			if m.Integration == nil {
 				return BadRequest(msgNoIntegration)
@@ -173,7 +174,7 @@ func (s *Service) Deployments(sc awswire.Scope, apiID string) ([]*Deployment, er
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	out := slices.Collect(maps.Values(api.Deployments))
+	out := slices.Collect(api.Deployments.Values())
 	slices.SortFunc(out, func(a, b *Deployment) int {
 		return cmp.Or(cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.ID, b.ID))
 	})
@@ -192,7 +193,7 @@ func (s *Service) Deployment(sc awswire.Scope, apiID, id string) (*Deployment, e
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	d, ok := api.Deployments[id]
+	d, ok := api.Deployments.Get(id)
 	if !ok {
 		return nil, deploymentNotFound()
 	}
@@ -207,7 +208,7 @@ func APISummary(d *Deployment) map[string]map[string]*MethodSnapshot {
 	if d.Frozen == nil {
 		return out
 	}
-	for _, r := range d.Frozen.Resources {
+	for _, r := range d.Frozen.Resources.All() {
 		if len(r.Methods) == 0 {
 			continue
 		}
@@ -227,8 +228,8 @@ func (s *Service) Stages(sc awswire.Scope, apiID, deploymentID string) ([]*Stage
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	out := make([]*Stage, 0, len(api.Stages))
-	for _, sg := range api.Stages {
+	out := make([]*Stage, 0, api.Stages.Len())
+	for _, sg := range api.Stages.All() {
 		if deploymentID == "" || sg.DeploymentID == deploymentID {
 			out = append(out, sg)
 		}
@@ -243,7 +244,7 @@ func (s *Service) Stage(sc awswire.Scope, apiID, name string) (*Stage, error) {
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	sg, ok := api.Stages[name]
+	sg, ok := api.Stages.Get(name)
 	if !ok {
 		return nil, stageNotFound()
 	}
@@ -275,7 +276,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 				return nil, BadRequest(msgCanaryStage, "null")
 			case name == "":
 				return nil, BadRequest(msgCanaryStage, "")
-			case st.Stages[name] == nil:
+			case !st.Stages.Has(name):
 				return nil, BadRequest(msgCanaryStageMissing, name)
 			}
 			if c.PercentTraffic != nil {
@@ -298,7 +299,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 		}
 		now := epochOf(t)
 		d := &Deployment{
-			ID:          NewID(6, func(id string) bool { _, taken := st.Deployments[id]; return taken }),
+			ID:          NewID(6, func(id string) bool { _, taken := st.Deployments.Get(id); return taken }),
 			Description: in.Description,
 			CreatedDate: now,
 			Frozen:      t.Freeze(),
@@ -309,7 +310,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 			return d, nil
 		}
 		var sg *Stage
-		if cur := st.Stages[name]; cur != nil {
+		if cur, _ := st.Stages.Get(name); cur != nil {
 			sg = cloneStage(cur)
 			sg.LastUpdatedDate = now
 		} else {
@@ -366,7 +367,7 @@ func (s *Service) UpdateDeployment(sc awswire.Scope, apiID, id string, ops []Pat
 		return nil, err
 	}
 	return Mutate(s, sc, apiID, func(t *Tx) (*Deployment, error) {
-		cur, ok := t.State().Deployments[id]
+		cur, ok := t.State().Deployments.Get(id)
 		if !ok {
 			return nil, deploymentNotFound()
 		}
@@ -386,10 +387,10 @@ func (s *Service) UpdateDeployment(sc awswire.Scope, apiID, id string, ops []Pat
 func (s *Service) DeleteDeployment(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (bool, error) {
 		st := t.State()
-		if _, ok := st.Deployments[id]; !ok {
+		if _, ok := st.Deployments.Get(id); !ok {
 			return false, deploymentNotFound()
 		}
-		for _, sg := range st.Stages {
+		for _, sg := range st.Stages.All() {
 			if sg.DeploymentID == id || (sg.CanarySettings != nil && sg.CanarySettings.DeploymentID == id) {
 				return false, BadRequest(msgDeploymentInUse)
 			}
@@ -426,17 +427,17 @@ func (s *Service) CreateStage(sc awswire.Scope, apiID string, in CreateStageInpu
 		if err := checkVariables(in.Variables); err != nil {
 			return nil, err
 		}
-		if _, ok := st.Deployments[depID]; !ok {
+		if _, ok := st.Deployments.Get(depID); !ok {
 			return nil, deploymentNotFound()
 		}
-		if _, ok := st.Stages[name]; ok {
+		if _, ok := st.Stages.Get(name); ok {
 			return nil, Conflict(msgStageExists)
 		}
 		sg := newStage(name, depID, epochOf(t))
 		if c := in.CanarySettings; c != nil {
 			cs := &CanarySettings{DeploymentID: depID, UseStageCache: c.UseStageCache}
 			if c.DeploymentID != "" {
-				if _, ok := st.Deployments[c.DeploymentID]; !ok {
+				if _, ok := st.Deployments.Get(c.DeploymentID); !ok {
 					return nil, BadRequest(msgNoSuchDeployment)
 				}
 				cs.DeploymentID = c.DeploymentID
@@ -476,7 +477,7 @@ func (s *Service) CreateStage(sc awswire.Scope, apiID string, in CreateStageInpu
 // wait on others).
 func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (bool, error) {
-		if _, ok := t.State().Stages[name]; !ok {
+		if _, ok := t.State().Stages.Get(name); !ok {
 			return false, stageNotFound()
 		}
 		t.DeleteStage(name)
@@ -499,7 +500,7 @@ func (s *Service) UpdateStage(sc awswire.Scope, apiID, name string, ops []PatchO
 	}
 	return Mutate(s, sc, apiID, func(t *Tx) (*Stage, error) {
 		st := t.State()
-		cur, ok := st.Stages[name]
+		cur, ok := st.Stages.Get(name)
 		if !ok {
 			return nil, stageNotFound()
 		}
@@ -582,7 +583,7 @@ func lenientBool(o PatchOp) bool { return strings.EqualFold(o.Val(), "true") }
 func replaceStage(api *RestAPI, sg *Stage, o PatchOp) error {
 	switch o.Path {
 	case "/deploymentId":
-		if _, ok := api.Deployments[o.Val()]; !ok {
+		if _, ok := api.Deployments.Get(o.Val()); !ok {
 			return BadRequest(msgNoSuchDeployment)
 		}
 		sg.DeploymentID = o.Val()
@@ -764,7 +765,7 @@ func patchCanary(api *RestAPI, sg *Stage, o PatchOp) error {
 	var pct float64
 	switch o.Path {
 	case "/canarySettings/deploymentId":
-		if _, ok := api.Deployments[o.Val()]; !ok {
+		if _, ok := api.Deployments.Get(o.Val()); !ok {
 			return BadRequest(msgNoSuchDeployment)
 		}
 	case "/canarySettings/percentTraffic":

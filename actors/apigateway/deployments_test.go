@@ -7,6 +7,7 @@ import (
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -42,7 +43,7 @@ func depAPI(t *testing.T, s *Service, integrated bool) string {
 func depSetRootMethod(t *testing.T, s *Service, apiID string, m *Method) {
 	t.Helper()
 	_, err := Mutate(s, depScope, apiID, func(t *Tx) (bool, error) {
-		root := *t.State().Resources[t.State().API.RootResourceID]
+		root := *at(t.State().Resources, t.State().API.RootResourceID)
 		root.Methods = map[string]*Method{"GET": m}
 		t.PutResource(&root)
 		return true, nil
@@ -73,28 +74,28 @@ func TestDeploymentFreezesConfiguration(t *testing.T) {
 		Integration: &Integration{Type: "MOCK"}})
 	api, _ := s.API(depScope, apiID)
 	root := api.API.RootResourceID
-	if got := api.Resources[root].Methods["GET"].AuthorizationType; got != "AWS_IAM" {
+	if got := at(api.Resources, root).Methods["GET"].AuthorizationType; got != "AWS_IAM" {
 		t.Fatalf("live method not changed: %s", got)
 	}
-	frozen := api.Deployments[d.ID].Frozen
-	if got := frozen.Resources[root].Methods["GET"]; got.AuthorizationType != "NONE" || got.APIKeyRequired {
+	frozen := at(api.Deployments, d.ID).Frozen
+	if got := at(frozen.Resources, root).Methods["GET"]; got.AuthorizationType != "NONE" || got.APIKeyRequired {
 		t.Fatalf("deployment changed with the live method: %+v", got)
 	}
-	if sum := APISummary(api.Deployments[d.ID]); sum["/"]["GET"].AuthorizationType != "NONE" {
+	if sum := APISummary(at(api.Deployments, d.ID)); sum["/"]["GET"].AuthorizationType != "NONE" {
 		t.Fatalf("summary: %+v", sum)
 	}
-	if api.Stages["dev"].DeploymentID != d.ID {
-		t.Fatalf("stage: %+v", api.Stages["dev"])
+	if at(api.Stages, "dev").DeploymentID != d.ID {
+		t.Fatalf("stage: %+v", at(api.Stages, "dev"))
 	}
 	d2, err := s.CreateDeployment(depScope, apiID, CreateDeploymentInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	api, _ = s.API(depScope, apiID)
-	if got := APISummary(api.Deployments[d2.ID])["/"]["GET"]; got.AuthorizationType != "AWS_IAM" || !got.APIKeyRequired {
+	if got := APISummary(at(api.Deployments, d2.ID))["/"]["GET"]; got.AuthorizationType != "AWS_IAM" || !got.APIKeyRequired {
 		t.Fatalf("second deployment: %+v", got)
 	}
-	if api.Stages["dev"].DeploymentID != d.ID {
+	if at(api.Stages, "dev").DeploymentID != d.ID {
 		t.Fatal("a deployment without a stage name moved the stage")
 	}
 }
@@ -116,7 +117,7 @@ func TestDeploymentRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.CreateDeployment(depScope, tc.api, CreateDeploymentInput{})
 			depWantErr(t, err, tc.code, tc.msg)
-			if api, ok := s.API(depScope, tc.api); ok && len(api.Deployments) != 0 {
+			if api, ok := s.API(depScope, tc.api); ok && api.Deployments.Len() != 0 {
 				t.Fatal("a refused deployment was kept")
 			}
 		})
@@ -173,3 +174,9 @@ func TestDeploymentsPersist(t *testing.T) {
 }
 
 func depStr(s string) *string { return &s }
+
+// at is m's value for k, or the zero value.
+func at[V any](m pmap.Map[V], k string) V {
+	v, _ := m.Get(k)
+	return v
+}

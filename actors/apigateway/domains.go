@@ -386,7 +386,7 @@ func (s *Service) checkMapping(sc awswire.Scope, d *dirs, domain string, m *Base
 	if !ok {
 		return BadRequest("Invalid REST API identifier specified")
 	}
-	if _, ok := api.Stages[m.Stage]; m.Stage != "" && !ok {
+	if _, ok := api.Stages.Get(m.Stage); m.Stage != "" && !ok {
 		return BadRequest("Invalid stage identifier specified")
 	}
 	return nil

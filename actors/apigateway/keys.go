@@ -60,7 +60,7 @@ func (s *Service) checkStage(sc awswire.Scope, apiID, stage string) error {
 	if !ok {
 		return APINotFound(sc, apiID)
 	}
-	if _, ok := api.Stages[stage]; !ok {
+	if _, ok := api.Stages.Get(stage); !ok {
 		return notFound("Invalid stage identifier specified")
 	}
 	return nil

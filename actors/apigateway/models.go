@@ -12,6 +12,7 @@ import (
 
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/modelschema"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // This file owns a REST API's models, authorizers, request validators and
@@ -126,8 +127,8 @@ func (s *Service) modelsRead(sc awswire.Scope, apiID string, gone *awswire.Error
 // resource path and HTTP method. AWS names one referencing method; which
 // one is not specified (MD-03 named a child before the root), so resources
 // are scanned by path, last first.
-func modelsFirstMethod(rs map[string]*Resource, match func(*Method) bool) (path, method string, ok bool) {
-	res := SortedResources(rs)
+func modelsFirstMethod(rs pmap.Map[*Resource], match func(*Method) bool) (path, method string, ok bool) {
+	res := ResourcesByPath(rs)
 	for i := len(res) - 1; i >= 0; i-- {
 		r := res[i]
 		for _, name := range slices.Sorted(maps.Keys(r.Methods)) {
@@ -164,7 +165,7 @@ func DefaultModels(t *Tx) {
 		{Name: "Error", ContentType: "application/json",
 			Description: "This is a default error schema model", Schema: errorModelSchema},
 	} {
-		if _, ok := t.State().Models[d.Name]; ok {
+		if _, ok := t.State().Models.Get(d.Name); ok {
 			continue
 		}
 		m := d
@@ -174,7 +175,7 @@ func DefaultModels(t *Tx) {
 }
 
 func modelIDTaken(st *RestAPI, id string) bool {
-	for _, m := range st.Models {
+	for _, m := range st.Models.All() {
 		if m.ID == id {
 			return true
 		}
@@ -225,7 +226,7 @@ func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*M
 	}
 	return Mutate(s, sc, apiID, func(t *Tx) (*Model, error) {
 		st := t.State()
-		if _, ok := st.Models[m.Name]; ok {
+		if _, ok := st.Models.Get(m.Name); ok {
 			return nil, Conflict("Model name already exists for this REST API")
 		}
 		if err := checkModelRefs(st, node); err != nil {
@@ -284,7 +285,7 @@ func invalidSchema() *awswire.Error {
 func checkModelRefs(st *RestAPI, n *modelschema.Schema) error {
 	var missing []string
 	for _, name := range n.Refs() {
-		if _, ok := st.Models[name]; !ok {
+		if _, ok := st.Models.Get(name); !ok {
 			missing = append(missing, name)
 		}
 	}
@@ -303,7 +304,7 @@ func (s *Service) GetModel(sc awswire.Scope, apiID, name string) (*RestAPI, *Mod
 	if err != nil {
 		return nil, nil, err
 	}
-	m, ok := r.Models[name]
+	m, ok := r.Models.Get(name)
 	if !ok {
 		return nil, nil, ModelNotFound(name)
 	}
@@ -316,7 +317,7 @@ func (s *Service) Models(sc awswire.Scope, apiID string) ([]*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Collect(maps.Values(r.Models))
+	out := slices.Collect(r.Models.Values())
 	slices.SortFunc(out, func(a, b *Model) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
@@ -339,7 +340,7 @@ func (s *Service) UpdateModel(sc awswire.Scope, apiID, name string, ops []PatchO
 	}
 	return modelsMutate(s, sc, apiID, ModelNotFound(name), func(t *Tx) (*Model, error) {
 		st := t.State()
-		cur, ok := st.Models[name]
+		cur, ok := st.Models.Get(name)
 		if !ok {
 			return nil, ModelNotFound(name)
 		}
@@ -371,7 +372,7 @@ func (s *Service) UpdateModel(sc awswire.Scope, apiID, name string, ops []PatchO
 func (s *Service) DeleteModel(sc awswire.Scope, apiID, name string) error {
 	_, err := modelsMutate(s, sc, apiID, ModelNotFound(name), func(t *Tx) (struct{}, error) {
 		st := t.State()
-		if _, ok := st.Models[name]; !ok {
+		if _, ok := st.Models.Get(name); !ok {
 			return struct{}{}, ModelNotFound(name)
 		}
 		path, method, used := modelsFirstMethod(st.Resources, func(m *Method) bool {
@@ -418,7 +419,7 @@ func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, name string) (string
 // modelsOf looks the API's models up by name, for modelschema.
 func modelsOf(c *Config) modelschema.Models {
 	return func(name string) (string, bool) {
-		m, ok := c.Models[name]
+		m, ok := c.Models.Get(name)
 		if !ok {
 			return "", false
 		}
@@ -557,7 +558,7 @@ func modelsNullIfEmpty(s string) string {
 var authorizerTypes = []string{"TOKEN", "REQUEST", "COGNITO_USER_POOLS"}
 
 func authorizerIDTaken(st *RestAPI) func(string) bool {
-	return func(id string) bool { _, ok := st.Authorizers[id]; return ok }
+	return func(id string) bool { _, ok := st.Authorizers.Get(id); return ok }
 }
 
 // CreateAuthorizer adds an authorizer to API apiID. As on AWS, the
@@ -602,7 +603,7 @@ func (s *Service) GetAuthorizer(sc awswire.Scope, apiID, id string) (*Authorizer
 	if err != nil {
 		return nil, err
 	}
-	a, ok := r.Authorizers[id]
+	a, ok := r.Authorizers.Get(id)
 	if !ok {
 		return nil, AuthorizerNotFound()
 	}
@@ -615,7 +616,7 @@ func (s *Service) Authorizers(sc awswire.Scope, apiID string) ([]*Authorizer, er
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Collect(maps.Values(r.Authorizers))
+	out := slices.Collect(r.Authorizers.Values())
 	slices.SortFunc(out, func(a, b *Authorizer) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
@@ -649,7 +650,7 @@ func (s *Service) UpdateAuthorizer(sc awswire.Scope, apiID, id string, ops []Pat
 		return nil, err
 	}
 	return modelsMutate(s, sc, apiID, AuthorizerNotFound(), func(t *Tx) (*Authorizer, error) {
-		cur, ok := t.State().Authorizers[id]
+		cur, ok := t.State().Authorizers.Get(id)
 		if !ok {
 			return nil, AuthorizerNotFound()
 		}
@@ -730,7 +731,7 @@ func patchAuthorizer(a *Authorizer, o PatchOp) error {
 func (s *Service) DeleteAuthorizer(sc awswire.Scope, apiID, id string) error {
 	_, err := modelsMutate(s, sc, apiID, AuthorizerNotFound(), func(t *Tx) (struct{}, error) {
 		st := t.State()
-		if _, ok := st.Authorizers[id]; !ok {
+		if _, ok := st.Authorizers.Get(id); !ok {
 			return struct{}{}, AuthorizerNotFound()
 		}
 		path, method, used := modelsFirstMethod(st.Resources, func(m *Method) bool { return m.AuthorizerID == id })
@@ -763,7 +764,7 @@ func validatorNameTaken(st *RestAPI, name, except string) bool {
 	if name == "" {
 		return false
 	}
-	for _, v := range st.Validators {
+	for _, v := range st.Validators.All() {
 		if v.Name == name && v.ID != except {
 			return true
 		}
@@ -783,7 +784,7 @@ func (s *Service) CreateRequestValidator(sc awswire.Scope, apiID string, in Vali
 			return nil, validatorNameConflict()
 		}
 		v := &RequestValidator{
-			ID:                        NewID(6, func(id string) bool { _, ok := st.Validators[id]; return ok }),
+			ID:                        NewID(6, func(id string) bool { _, ok := st.Validators.Get(id); return ok }),
 			Name:                      in.Name,
 			ValidateRequestBody:       in.ValidateRequestBody,
 			ValidateRequestParameters: in.ValidateRequestParameters,
@@ -799,7 +800,7 @@ func (s *Service) GetRequestValidator(sc awswire.Scope, apiID, id string) (*Requ
 	if err != nil {
 		return nil, err
 	}
-	v, ok := r.Validators[id]
+	v, ok := r.Validators.Get(id)
 	if !ok {
 		return nil, ValidatorNotFound()
 	}
@@ -812,7 +813,7 @@ func (s *Service) RequestValidators(sc awswire.Scope, apiID string) ([]*RequestV
 	if err != nil {
 		return nil, err
 	}
-	out := slices.Collect(maps.Values(r.Validators))
+	out := slices.Collect(r.Validators.Values())
 	slices.SortFunc(out, func(a, b *RequestValidator) int { return strings.Compare(a.ID, b.ID) })
 	return out, nil
 }
@@ -836,7 +837,7 @@ func (s *Service) UpdateRequestValidator(sc awswire.Scope, apiID, id string, ops
 	}
 	return modelsMutate(s, sc, apiID, ValidatorNotFound(), func(t *Tx) (*RequestValidator, error) {
 		st := t.State()
-		cur, ok := st.Validators[id]
+		cur, ok := st.Validators.Get(id)
 		if !ok {
 			return nil, ValidatorNotFound()
 		}
@@ -869,7 +870,7 @@ func (s *Service) UpdateRequestValidator(sc awswire.Scope, apiID, id string, ops
 func (s *Service) DeleteRequestValidator(sc awswire.Scope, apiID, id string) error {
 	_, err := modelsMutate(s, sc, apiID, ValidatorNotFound(), func(t *Tx) (struct{}, error) {
 		st := t.State()
-		if _, ok := st.Validators[id]; !ok {
+		if _, ok := st.Validators.Get(id); !ok {
 			return struct{}{}, ValidatorNotFound()
 		}
 		path, method, used := modelsFirstMethod(st.Resources, func(m *Method) bool { return m.RequestValidatorID == id })
@@ -961,14 +962,14 @@ func EffectiveGatewayResponse(c *Config, responseType string) *GatewayResponse {
 	if !IsGatewayResponseType(responseType) {
 		return nil
 	}
-	if g, ok := c.GatewayResponses[responseType]; ok {
+	if g, ok := c.GatewayResponses.Get(responseType); ok {
 		return g
 	}
 	d := DefaultGatewayResponse(responseType)
 	if strings.HasPrefix(responseType, "DEFAULT_") {
 		return d
 	}
-	if fam, ok := c.GatewayResponses[gatewayFamily(responseType)]; ok {
+	if fam, ok := c.GatewayResponses.Get(gatewayFamily(responseType)); ok {
 		if fam.StatusCode != "" {
 			d.StatusCode = fam.StatusCode
 		}
@@ -1174,7 +1175,7 @@ func (s *Service) DeleteGatewayResponse(sc awswire.Scope, apiID, responseType st
 		return err
 	}
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
-		if _, ok := t.State().GatewayResponses[responseType]; !ok {
+		if _, ok := t.State().GatewayResponses.Get(responseType); !ok {
 			return struct{}{}, notFound("Gateway response type not defined on api")
 		}
 		t.DeleteGatewayResponse(responseType)

@@ -9,6 +9,7 @@ import (
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/modelschema"
+	"github.com/cloudemu/emulator/pmap"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -43,7 +44,7 @@ func mdlPutMethod(t *testing.T, s *Service, apiID, path string, m *Method) {
 	_, err := Mutate(s, mdlScope, apiID, func(t *Tx) (bool, error) {
 		st := t.State()
 		var res *Resource
-		for _, r := range st.Resources {
+		for _, r := range st.Resources.All() {
 			if r.Path == path {
 				c := *r
 				res = &c
@@ -176,7 +177,7 @@ func mdlPtr[T any](v T) *T { return &v }
 
 func TestEffectiveGatewayResponse(t *testing.T) {
 	put := func(g GatewayResponse) *GatewayResponse { return &g }
-	c := &Config{GatewayResponses: map[string]*GatewayResponse{
+	c := &Config{GatewayResponses: pmap.Of(map[string]*GatewayResponse{
 		"DEFAULT_5XX": put(GatewayResponse{ResponseType: "DEFAULT_5XX", StatusCode: "599",
 			ResponseParameters: map[string]string{"gatewayresponse.header.x": "'y'"},
 			ResponseTemplates:  map[string]string{"text/plain": "oops"}}),
@@ -185,7 +186,7 @@ func TestEffectiveGatewayResponse(t *testing.T) {
 			ResponseTemplates:  defaultGatewayTemplates()}),
 		"DEFAULT_4XX": put(GatewayResponse{ResponseType: "DEFAULT_4XX",
 			ResponseParameters: map[string]string{}, ResponseTemplates: map[string]string{"application/json": "{}"}}),
-	}}
+	})}
 	for _, tc := range []struct {
 		typ, status, template string
 		params, isDefault     bool

@@ -95,7 +95,7 @@ func (s *Service) reconcile() error {
 			if !ok {
 				return true
 			}
-			_, ok = api.Stages[stage]
+			_, ok = api.Stages.Get(stage)
 			return stage != "" && !ok
 		}
 		staleKey := func(keyID string) bool { _, ok := d.keys.Get(keyID); return !ok }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // The resource tree of a REST API: resources, their methods, each method's
@@ -57,7 +58,7 @@ func (s *Service) FindResource(sc awswire.Scope, apiID, id string) (*Resource, e
 	if !ok {
 		return nil, notFound(resMsgResourceNotFound)
 	}
-	r, ok := a.Resources[id]
+	r, ok := a.Resources.Get(id)
 	if !ok {
 		return nil, notFound(resMsgResourceNotFound)
 	}
@@ -167,7 +168,7 @@ func resNullPaths(ops []PatchOp) []PatchOp {
 // resLookupMethod finds a resource and its method in the Tx's state;
 // noMethod is the message for a missing method (it varies by operation).
 func resLookupMethod(t *Tx, resID, httpMethod, noMethod string) (*Resource, *Method, error) {
-	r, ok := t.State().Resources[resID]
+	r, ok := t.State().Resources.Get(resID)
 	if !ok {
 		return nil, nil, notFound(resMsgResourceNotFound)
 	}
@@ -232,43 +233,30 @@ func resChildPath(parentPath, part string) string {
 	return parentPath + "/" + part
 }
 
-// resChildren indexes the resources by parent id.
-func resChildren(rs map[string]*Resource) map[string][]*Resource {
-	out := make(map[string][]*Resource, len(rs))
-	for _, r := range rs {
-		if r.ParentID != "" {
-			out[r.ParentID] = append(out[r.ParentID], r)
-		}
-	}
-	return out
-}
-
 // resCheckPlacement refuses a path part under parent that AWS refuses: a bad
 // name, a child of a greedy resource, a sibling with the same name, a
 // second variable sibling. self is the resource being placed ("" for a new
-// one), which is not its own sibling.
-func resCheckPlacement(rs map[string]*Resource, parent *Resource, part, self string) error {
+// one), which is not its own sibling. It looks the siblings up in the
+// children index: its cost does not grow with their number.
+func resCheckPlacement(c *Config, parent *Resource, part, self string) error {
 	if !resPathPartRe.MatchString(part) {
 		return BadRequest(resMsgPathPart)
 	}
 	if resIsGreedyPart(parent.PathPart) {
 		return BadRequest("Cannot create a child of a resource with a greedy path variable: %s", parent.PathPart)
 	}
-	var variable []string
-	for _, sib := range rs {
-		if sib.ParentID != parent.ID || sib.ID == self {
-			continue
-		}
-		if sib.PathPart == part {
-			return Conflict("Another resource with the same parent already has this name: %s", part)
-		}
-		if resIsVariablePart(sib.PathPart) {
-			variable = append(variable, sib.PathPart)
-		}
+	if id, ok := c.Children.Get(childKey(parent.ID, part)); ok && id != self {
+		return Conflict("Another resource with the same parent already has this name: %s", part)
 	}
-	if resIsVariablePart(part) && len(variable) > 0 {
-		slices.Sort(variable)
-		return BadRequest("A sibling (%s) of this resource already has a variable path part -- only one is allowed", variable[0])
+	if resIsVariablePart(part) {
+		// Variable parts start with "{": they are the parent's children
+		// under that prefix, in order.
+		for k, id := range c.Children.Prefix(childKey(parent.ID, "{")) {
+			if id != self {
+				return BadRequest("A sibling (%s) of this resource already has a variable path part -- only one is allowed",
+					k[len(parent.ID)+1:])
+			}
+		}
 	}
 	return nil
 }
@@ -283,16 +271,16 @@ func (s *Service) CreateResource(sc awswire.Scope, apiID, parentID string, pathP
 	}
 	part := *pathPart
 	return Mutate(s, sc, apiID, func(t *Tx) (*Resource, error) {
-		rs := t.State().Resources
-		parent, ok := rs[parentID]
+		st := t.State()
+		parent, ok := st.Resources.Get(parentID)
 		if !ok {
 			return nil, notFound(resMsgResourceNotFound)
 		}
-		if err := resCheckPlacement(rs, parent, part, ""); err != nil {
+		if err := resCheckPlacement(&st.Config, parent, part, ""); err != nil {
 			return nil, err
 		}
 		r := &Resource{
-			ID:       NewID(6, func(id string) bool { _, taken := rs[id]; return taken }),
+			ID:       NewID(6, st.Resources.Has),
 			ParentID: parentID,
 			PathPart: part,
 			Path:     resChildPath(parent.Path, part),
@@ -303,9 +291,9 @@ func (s *Service) CreateResource(sc awswire.Scope, apiID, parentID string, pathP
 }
 
 // resIsDescendant reports whether id lies under ancestor.
-func resIsDescendant(rs map[string]*Resource, id, ancestor string) bool {
-	for steps := 0; steps <= len(rs); steps++ {
-		r, ok := rs[id]
+func resIsDescendant(rs pmap.Map[*Resource], id, ancestor string) bool {
+	for steps := 0; steps <= rs.Len(); steps++ {
+		r, ok := rs.Get(id)
 		if !ok || r.ParentID == "" {
 			return false
 		}
@@ -326,8 +314,9 @@ func (s *Service) UpdateResource(sc awswire.Scope, apiID, id string, ops []Patch
 		return nil, err
 	}
 	return mutateTree(s, sc, apiID, func(t *Tx) (*Resource, error) {
-		rs := t.State().Resources
-		cur, ok := rs[id]
+		st := t.State()
+		rs := st.Resources
+		cur, ok := rs.Get(id)
 		if !ok {
 			return nil, notFound(resMsgResourceNotFound)
 		}
@@ -346,7 +335,7 @@ func (s *Service) UpdateResource(sc awswire.Scope, apiID, id string, ops []Patch
 				if cur.ParentID == "" {
 					return nil, BadRequest("Root resource cannot update its parentId.")
 				}
-				if _, ok := rs[o.Val()]; !ok {
+				if !rs.Has(o.Val()) {
 					return nil, notFound(resMsgResourceNotFound)
 				}
 				if o.Val() == id || resIsDescendant(rs, o.Val(), id) {
@@ -354,18 +343,19 @@ func (s *Service) UpdateResource(sc awswire.Scope, apiID, id string, ops []Patch
 				}
 				next.ParentID = o.Val()
 			}
-			if err := resCheckPlacement(rs, rs[next.ParentID], next.PathPart, id); err != nil {
+			parent, _ := rs.Get(next.ParentID)
+			if err := resCheckPlacement(&st.Config, parent, next.PathPart, id); err != nil {
 				return nil, err
 			}
 		}
 		if next.ParentID == cur.ParentID && next.PathPart == cur.PathPart {
 			return cur, nil
 		}
-		kids := resChildren(rs)
-		if resIsGreedyPart(next.PathPart) && len(kids[id]) > 0 {
+		if resIsGreedyPart(next.PathPart) && len(childrenOf(&st.Config, id)) > 0 {
 			return nil, BadRequest("Cannot create a child of a resource with a greedy path variable: %s", next.PathPart)
 		}
-		next.Path = resChildPath(rs[next.ParentID].Path, next.PathPart)
+		parent, _ := rs.Get(next.ParentID)
+		next.Path = resChildPath(parent.Path, next.PathPart)
 		t.PutResource(&next)
 		// Every descendant's path changes with it: each is copied and
 		// written, parents before children.
@@ -373,7 +363,8 @@ func (s *Service) UpdateResource(sc awswire.Scope, apiID, id string, ops []Patch
 		for len(queue) > 0 {
 			p := queue[0]
 			queue = queue[1:]
-			for _, k := range kids[p.ID] {
+			for _, kid := range childrenOf(&st.Config, p.ID) {
+				k, _ := rs.Get(kid)
 				c := *k
 				c.Path = resChildPath(p.Path, c.PathPart)
 				t.PutResource(&c)
@@ -388,20 +379,17 @@ func (s *Service) UpdateResource(sc awswire.Scope, apiID, id string, ops []Patch
 // included.
 func (s *Service) DeleteResource(sc awswire.Scope, apiID, id string) error {
 	_, err := mutateTree(s, sc, apiID, func(t *Tx) (struct{}, error) {
-		rs := t.State().Resources
-		cur, ok := rs[id]
+		st := t.State()
+		cur, ok := st.Resources.Get(id)
 		if !ok {
 			return struct{}{}, notFound(resMsgResourceNotFound)
 		}
 		if cur.ParentID == "" {
 			return struct{}{}, BadRequest("Root resource cannot be deleted.")
 		}
-		kids := resChildren(rs)
 		doomed := []string{id}
 		for i := 0; i < len(doomed); i++ {
-			for _, k := range kids[doomed[i]] {
-				doomed = append(doomed, k.ID)
-			}
+			doomed = append(doomed, childrenOf(&st.Config, doomed[i])...)
 		}
 		for _, d := range doomed {
 			t.DeleteResource(d)
@@ -486,7 +474,7 @@ func resCheckMethodParams(params map[string]bool) error {
 
 func resCheckModels(st *RestAPI, models map[string]string) error {
 	for _, ct := range resSortedKeys(models) {
-		if _, ok := st.Models[models[ct]]; !ok {
+		if _, ok := st.Models.Get(models[ct]); !ok {
 			return BadRequest("Invalid model identifier specified: %s", models[ct])
 		}
 	}
@@ -503,7 +491,7 @@ func resCheckMethodAuth(st *RestAPI, m *Method) error {
 	if m.AuthorizerID == "" && !resNeedsAuthorizer(m.AuthorizationType) {
 		return nil
 	}
-	if _, ok := st.Authorizers[m.AuthorizerID]; !ok || m.AuthorizerID == "" {
+	if _, ok := st.Authorizers.Get(m.AuthorizerID); !ok || m.AuthorizerID == "" {
 		return BadRequest(resMsgAuthorizer)
 	}
 	return nil
@@ -518,7 +506,7 @@ func (s *Service) PutMethod(sc awswire.Scope, apiID, resID, httpMethod string, i
 	}
 	return mutateTree(s, sc, apiID, func(t *Tx) (*Method, error) {
 		st := t.State()
-		r, ok := st.Resources[resID]
+		r, ok := st.Resources.Get(resID)
 		if !ok {
 			return nil, notFound(resMsgResourceNotFound)
 		}
@@ -547,7 +535,7 @@ func (s *Service) PutMethod(sc awswire.Scope, apiID, resID, httpMethod string, i
 			return nil, err
 		}
 		if m.RequestValidatorID != "" {
-			if _, ok := st.Validators[m.RequestValidatorID]; !ok {
+			if _, ok := st.Validators.Get(m.RequestValidatorID); !ok {
 				return nil, BadRequest(resMsgValidator)
 			}
 		}
@@ -636,7 +624,7 @@ func resPatchMethod(st *RestAPI, n *Method, o PatchOp) error {
 		n.OperationName = o.Val()
 	case o.Path == "/requestValidatorId":
 		if o.Val() != "" {
-			if _, ok := st.Validators[o.Val()]; !ok {
+			if _, ok := st.Validators.Get(o.Val()); !ok {
 				return BadRequest(resMsgValidator)
 			}
 		}

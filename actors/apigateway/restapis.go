@@ -131,10 +131,10 @@ var endpointTypes = map[string]bool{"EDGE": true, "REGIONAL": true, "PRIVATE": t
 // copied, as on AWS.
 func CloneConfig(t *Tx, src *RestAPI) {
 	ids := map[string]string{}
-	for id := range src.Resources {
+	for id := range src.Resources.All() {
 		ids[id] = NewID(10, func(s string) bool { _, taken := ids[s]; return taken })
 	}
-	for id, r := range src.Resources {
+	for id, r := range src.Resources.All() {
 		c := *r
 		c.ID = ids[id]
 		if r.ParentID != "" {
@@ -149,37 +149,16 @@ func CloneConfig(t *Tx, src *RestAPI) {
 		}
 		t.PutResource(&c)
 	}
-	for _, m := range src.Models {
+	for _, m := range src.Models.All() {
 		t.PutModel(m)
 	}
-	for _, a := range src.Authorizers {
+	for _, a := range src.Authorizers.All() {
 		t.PutAuthorizer(a)
 	}
-	for _, v := range src.Validators {
+	for _, v := range src.Validators.All() {
 		t.PutValidator(v)
 	}
-	for _, g := range src.GatewayResponses {
+	for _, g := range src.GatewayResponses.All() {
 		t.PutGatewayResponse(g)
 	}
-}
-
-// SortedResources returns the API's resources ordered by path.
-func SortedResources(rs map[string]*Resource) []*Resource {
-	out := make([]*Resource, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, r)
-	}
-	slices.SortFunc(out, func(a, b *Resource) int {
-		if a.Path != b.Path {
-			if a.Path < b.Path {
-				return -1
-			}
-			return 1
-		}
-		if a.ID < b.ID {
-			return -1
-		}
-		return 1
-	})
-	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 	"github.com/cloudemu/emulator/store"
 	"github.com/puzpuzpuz/xsync/v3"
 )
@@ -188,10 +189,19 @@ func (s *Service) CreateRestAPI(sc awswire.Scope, api API, init func(t *Tx) erro
 func (t *Tx) commit() (actors.Change[RestAPI], error) {
 	next := t.next
 	next.Memo = new(actors.Memo)
-	if t.ownResources || next.ResourcesMemo == nil {
+	if t.resourcesChanged || next.ResourcesMemo == nil {
 		next.ResourcesMemo = new(actors.Memo)
 	}
-	return actors.Change[RestAPI]{Next: &next, Records: t.recs, Reply: &next}, nil
+	ch := actors.Change[RestAPI]{Next: next, Records: t.recs, Reply: next}
+	if len(t.after) > 0 {
+		after := t.after
+		ch.After = func() {
+			for _, fn := range after {
+				fn()
+			}
+		}
+	}
+	return ch, nil
 }
 
 // Mutate runs fn as a mutation of the REST API id and returns what fn
@@ -328,25 +338,20 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 		s.bumpSeq(rec.Seq)
 		if d.Frozen != nil {
 			computePaths(d.Frozen.Resources)
+			indexChildren(d.Frozen)
 		}
-		if st.Deployments == nil {
-			st.Deployments = map[string]*Deployment{}
-		}
-		st.Deployments[name] = &d
+		st.Deployments = st.Deployments.Set(name, &d)
 		return nil
 	}
 	return fmt.Errorf("unknown record kind %q", sub[0])
 }
 
-func restoreInto[V any](m *map[string]*V, name string, value []byte) error {
+func restoreInto[V any](m *pmap.Map[*V], name string, value []byte) error {
 	var v V
 	if err := json.Unmarshal(value, &v); err != nil {
 		return err
 	}
-	if *m == nil {
-		*m = map[string]*V{}
-	}
-	(*m)[name] = &v
+	*m = m.Set(name, &v)
 	return nil
 }
 
@@ -358,6 +363,7 @@ func (s *Service) RestoreDone() error {
 		}
 		st := r.state
 		computePaths(st.Resources)
+		indexChildren(&st.Config)
 		st.Memo = new(actors.Memo)
 		st.ResourcesMemo = new(actors.Memo)
 		d := s.scopes.Get(r.scope)
@@ -403,20 +409,20 @@ func (s *Service) Detach() {
 // computePaths sets every resource's path from its parent chain. It is
 // used on restore, where resources arrive unordered; it writes to resources
 // no reader has seen yet.
-func computePaths(rs map[string]*Resource) {
+func computePaths(rs pmap.Map[*Resource]) {
 	var path func(r *Resource, depth int) string
 	path = func(r *Resource, depth int) string {
-		if r.ParentID == "" || depth > len(rs) {
+		if r.ParentID == "" || depth > rs.Len() {
 			return "/"
 		}
-		p, ok := rs[r.ParentID]
+		p, ok := rs.Get(r.ParentID)
 		if !ok {
 			return "/" + r.PathPart
 		}
 		pp := path(p, depth+1)
 		return strings.TrimSuffix(pp, "/") + "/" + r.PathPart
 	}
-	for _, r := range rs {
+	for _, r := range rs.All() {
 		r.Path = path(r, 0)
 	}
 }

@@ -1,32 +1,34 @@
 package apigateway
 
 import (
-	"maps"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // Tx is one mutation of a REST API in progress. It starts from the
-// published state and copies each collection the first time it changes, so
-// that the published state (and every deployment sharing it) never changes;
-// it records the store writes that make the change durable.
+// published state; each change replaces one entry of a persistent map, so
+// the published state (and every deployment sharing it) never changes and
+// a write copies only what it touches. It records the store writes that
+// make the change durable.
 type Tx struct {
 	svc   *Service
 	scope awswire.Scope
 	cur   *RestAPI // nil while the API is being created
-	next  RestAPI
+	next  *RestAPI
 	recs  []actors.Record
 	now   time.Time
-	// which collections next already owns
-	ownResources, ownModels, ownAuthorizers, ownValidators, ownGateway, ownDeployments, ownStages bool
+	// resourcesChanged renews the GetResources memo at commit.
+	resourcesChanged bool
+	after            []func()
 }
 
 func newTx(svc *Service, sc awswire.Scope, cur *RestAPI) *Tx {
-	t := &Tx{svc: svc, scope: sc, cur: cur, now: svc.now()}
+	t := &Tx{svc: svc, scope: sc, cur: cur, now: svc.now(), next: new(RestAPI)}
 	if cur != nil {
-		t.next = *cur
+		*t.next = *cur
 	}
 	t.next.Memo = nil // ResourcesMemo stays: commit renews it if resources change
 	return t
@@ -41,12 +43,16 @@ func (t *Tx) Scope() awswire.Scope { return t.scope }
 // Svc is the service, for ids and read-only lookups of other owners.
 func (t *Tx) Svc() *Service { return t.svc }
 
-// State is the API as the mutation has made it so far. Its maps MUST be
-// changed only through the Tx.
-func (t *Tx) State() *RestAPI { return &t.next }
+// State is the API as the mutation has made it so far. Its collections
+// MUST be changed only through the Tx.
+func (t *Tx) State() *RestAPI { return t.next }
 
 // Cur is the API as published before this mutation (nil on creation).
 func (t *Tx) Cur() *RestAPI { return t.cur }
+
+// After runs fn inside the owner once the mutation is durable and
+// published (see actors.Change.After).
+func (t *Tx) After(fn func()) { t.after = append(t.after, fn) }
 
 func (t *Tx) key(sub ...string) string {
 	return apiKey(t.scope, t.next.API.ID, sub...)
@@ -58,102 +64,140 @@ func (t *Tx) SetAPI(a API) {
 	t.recs = append(t.recs, actors.Put(t.key(), apiRecord{API: a, Seq: t.next.Seq}))
 }
 
-// PutResource adds or replaces a resource (with its methods).
-func (t *Tx) PutResource(r *Resource) {
-	t.next.Resources = own(t.next.Resources, &t.ownResources)
-	t.next.Resources[r.ID] = r
-	t.recs = append(t.recs, actors.Put(t.key("resource", r.ID), r))
+// collection is one of a REST API's collections: where it is in the state,
+// the store key segment of its records, an entry's key, and what is
+// persisted for an entry.
+type collection[V any] struct {
+	kind   string
+	of     func(*RestAPI) *pmap.Map[V]
+	id     func(V) string
+	record func(V) any
+	// changed runs on every put and delete of the collection (old or new
+	// is nil when there is none).
+	changed func(t *Tx, old, new V)
 }
+
+// The collections of a REST API.
+var (
+	resources = collection[*Resource]{kind: "resource",
+		of: func(a *RestAPI) *pmap.Map[*Resource] { return &a.Resources }, id: func(r *Resource) string { return r.ID },
+		changed: func(t *Tx, old, new *Resource) {
+			t.resourcesChanged = true
+			if old != nil && old.ParentID != "" {
+				t.next.Children = t.next.Children.Delete(childKey(old.ParentID, old.PathPart))
+			}
+			if new != nil && new.ParentID != "" {
+				t.next.Children = t.next.Children.Set(childKey(new.ParentID, new.PathPart), new.ID)
+			}
+		}}
+	models = collection[*Model]{kind: "model",
+		of: func(a *RestAPI) *pmap.Map[*Model] { return &a.Models }, id: func(m *Model) string { return m.Name }}
+	authorizers = collection[*Authorizer]{kind: "authorizer",
+		of: func(a *RestAPI) *pmap.Map[*Authorizer] { return &a.Authorizers }, id: func(a *Authorizer) string { return a.ID }}
+	validators = collection[*RequestValidator]{kind: "validator",
+		of: func(a *RestAPI) *pmap.Map[*RequestValidator] { return &a.Validators }, id: func(v *RequestValidator) string { return v.ID }}
+	gatewayResponses = collection[*GatewayResponse]{kind: "gatewayresponse",
+		of: func(a *RestAPI) *pmap.Map[*GatewayResponse] { return &a.GatewayResponses }, id: func(g *GatewayResponse) string { return g.ResponseType }}
+	deployments = collection[*Deployment]{kind: "deployment",
+		of: func(a *RestAPI) *pmap.Map[*Deployment] { return &a.Deployments }, id: func(d *Deployment) string { return d.ID },
+		record: func(d *Deployment) any { return DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq} }}
+	stages = collection[*Stage]{kind: "stage",
+		of: func(a *RestAPI) *pmap.Map[*Stage] { return &a.Stages }, id: func(s *Stage) string { return s.StageName }}
+)
+
+// put adds or replaces an entry of a collection.
+func put[V comparable](t *Tx, c collection[V], v V) {
+	m := c.of(t.next)
+	id := c.id(v)
+	if c.changed != nil {
+		old, _ := m.Get(id)
+		c.changed(t, old, v)
+	}
+	*m = m.Set(id, v)
+	var rec any = v
+	if c.record != nil {
+		rec = c.record(v)
+	}
+	t.recs = append(t.recs, actors.Put(t.key(c.kind, id), rec))
+}
+
+// del removes an entry of a collection.
+func del[V comparable](t *Tx, c collection[V], id string) {
+	m := c.of(t.next)
+	if c.changed != nil {
+		var none V
+		old, _ := m.Get(id)
+		c.changed(t, old, none)
+	}
+	*m = m.Delete(id)
+	t.recs = append(t.recs, actors.Del(t.key(c.kind, id)))
+}
+
+// PutResource adds or replaces a resource (with its methods).
+func (t *Tx) PutResource(r *Resource) { put(t, resources, r) }
 
 // DeleteResource removes one resource (not its children: the caller does).
-func (t *Tx) DeleteResource(id string) {
-	t.next.Resources = own(t.next.Resources, &t.ownResources)
-	delete(t.next.Resources, id)
-	t.recs = append(t.recs, actors.Del(t.key("resource", id)))
-}
+func (t *Tx) DeleteResource(id string) { del(t, resources, id) }
 
 // PutModel adds or replaces a model.
-func (t *Tx) PutModel(m *Model) {
-	t.next.Models = own(t.next.Models, &t.ownModels)
-	t.next.Models[m.Name] = m
-	t.recs = append(t.recs, actors.Put(t.key("model", m.Name), m))
-}
+func (t *Tx) PutModel(m *Model) { put(t, models, m) }
 
 // DeleteModel removes a model.
-func (t *Tx) DeleteModel(name string) {
-	t.next.Models = own(t.next.Models, &t.ownModels)
-	delete(t.next.Models, name)
-	t.recs = append(t.recs, actors.Del(t.key("model", name)))
-}
+func (t *Tx) DeleteModel(name string) { del(t, models, name) }
 
 // PutAuthorizer adds or replaces an authorizer.
-func (t *Tx) PutAuthorizer(a *Authorizer) {
-	t.next.Authorizers = own(t.next.Authorizers, &t.ownAuthorizers)
-	t.next.Authorizers[a.ID] = a
-	t.recs = append(t.recs, actors.Put(t.key("authorizer", a.ID), a))
-}
+func (t *Tx) PutAuthorizer(a *Authorizer) { put(t, authorizers, a) }
 
 // DeleteAuthorizer removes an authorizer.
-func (t *Tx) DeleteAuthorizer(id string) {
-	t.next.Authorizers = own(t.next.Authorizers, &t.ownAuthorizers)
-	delete(t.next.Authorizers, id)
-	t.recs = append(t.recs, actors.Del(t.key("authorizer", id)))
-}
+func (t *Tx) DeleteAuthorizer(id string) { del(t, authorizers, id) }
 
 // PutValidator adds or replaces a request validator.
-func (t *Tx) PutValidator(v *RequestValidator) {
-	t.next.Validators = own(t.next.Validators, &t.ownValidators)
-	t.next.Validators[v.ID] = v
-	t.recs = append(t.recs, actors.Put(t.key("validator", v.ID), v))
-}
+func (t *Tx) PutValidator(v *RequestValidator) { put(t, validators, v) }
 
 // DeleteValidator removes a request validator.
-func (t *Tx) DeleteValidator(id string) {
-	t.next.Validators = own(t.next.Validators, &t.ownValidators)
-	delete(t.next.Validators, id)
-	t.recs = append(t.recs, actors.Del(t.key("validator", id)))
-}
+func (t *Tx) DeleteValidator(id string) { del(t, validators, id) }
 
 // PutGatewayResponse adds or replaces a gateway response.
-func (t *Tx) PutGatewayResponse(g *GatewayResponse) {
-	t.next.GatewayResponses = own(t.next.GatewayResponses, &t.ownGateway)
-	t.next.GatewayResponses[g.ResponseType] = g
-	t.recs = append(t.recs, actors.Put(t.key("gatewayresponse", g.ResponseType), g))
-}
+func (t *Tx) PutGatewayResponse(g *GatewayResponse) { put(t, gatewayResponses, g) }
 
 // DeleteGatewayResponse removes a gateway response (back to the default).
-func (t *Tx) DeleteGatewayResponse(responseType string) {
-	t.next.GatewayResponses = own(t.next.GatewayResponses, &t.ownGateway)
-	delete(t.next.GatewayResponses, responseType)
-	t.recs = append(t.recs, actors.Del(t.key("gatewayresponse", responseType)))
-}
+func (t *Tx) DeleteGatewayResponse(responseType string) { del(t, gatewayResponses, responseType) }
 
 // PutDeployment adds or replaces a deployment.
-func (t *Tx) PutDeployment(d *Deployment) {
-	t.next.Deployments = own(t.next.Deployments, &t.ownDeployments)
-	t.next.Deployments[d.ID] = d
-	t.recs = append(t.recs, actors.Put(t.key("deployment", d.ID), DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq}))
-}
+func (t *Tx) PutDeployment(d *Deployment) { put(t, deployments, d) }
 
 // DeleteDeployment removes a deployment.
-func (t *Tx) DeleteDeployment(id string) {
-	t.next.Deployments = own(t.next.Deployments, &t.ownDeployments)
-	delete(t.next.Deployments, id)
-	t.recs = append(t.recs, actors.Del(t.key("deployment", id)))
-}
+func (t *Tx) DeleteDeployment(id string) { del(t, deployments, id) }
 
 // PutStage adds or replaces a stage.
-func (t *Tx) PutStage(s *Stage) {
-	t.next.Stages = own(t.next.Stages, &t.ownStages)
-	t.next.Stages[s.StageName] = s
-	t.recs = append(t.recs, actors.Put(t.key("stage", s.StageName), s))
-}
+func (t *Tx) PutStage(s *Stage) { put(t, stages, s) }
 
 // DeleteStage removes a stage.
-func (t *Tx) DeleteStage(name string) {
-	t.next.Stages = own(t.next.Stages, &t.ownStages)
-	delete(t.next.Stages, name)
-	t.recs = append(t.recs, actors.Del(t.key("stage", name)))
+func (t *Tx) DeleteStage(name string) { del(t, stages, name) }
+
+// childKey is where a resource sits in Config.Children: under its parent,
+// by path part. Variable parts ("{id}") sort after the literal ones, so a
+// parent's variable child is found by its prefix.
+func childKey(parentID, pathPart string) string { return parentID + "/" + pathPart }
+
+// childrenOf returns the ids of a resource's children, by path part.
+func childrenOf(c *Config, parentID string) []string {
+	var out []string
+	for _, id := range c.Children.Prefix(parentID + "/") {
+		out = append(out, id)
+	}
+	return out
+}
+
+// indexChildren builds Config.Children from the resources (restores).
+func indexChildren(c *Config) {
+	var kids pmap.Map[string]
+	for _, r := range c.Resources.All() {
+		if r.ParentID != "" {
+			kids = kids.Set(childKey(r.ParentID, r.PathPart), r.ID)
+		}
+	}
+	c.Children = kids
 }
 
 // Freeze returns the configuration as it stands in this mutation. It shares
@@ -171,16 +215,4 @@ func NewID(n int, taken func(string) bool) string {
 			return id
 		}
 	}
-}
-
-func own[V any](m map[string]V, owned *bool) map[string]V {
-	if *owned {
-		return m
-	}
-	*owned = true
-	c := maps.Clone(m)
-	if c == nil {
-		c = map[string]V{}
-	}
-	return c
 }

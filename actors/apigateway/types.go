@@ -3,6 +3,7 @@ package apigateway
 import (
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // The types below are API Gateway's resources with the model's wire names:
@@ -37,21 +38,27 @@ type API struct {
 
 // Config is what a deployment freezes: everything execution reads. It is
 // immutable, so a deployment shares it with the state it was taken from.
+// Its collections are persistent maps: a change copies O(log n) of a
+// collection, never all of it.
 type Config struct {
-	API              API                          `json:"api"`
-	Resources        map[string]*Resource         `json:"resources"`
-	Models           map[string]*Model            `json:"models,omitempty"`
-	Authorizers      map[string]*Authorizer       `json:"authorizers,omitempty"`
-	Validators       map[string]*RequestValidator `json:"requestValidators,omitempty"`
-	GatewayResponses map[string]*GatewayResponse  `json:"gatewayResponses,omitempty"`
+	API              API                         `json:"api"`
+	Resources        pmap.Map[*Resource]         `json:"resources"`
+	Models           pmap.Map[*Model]            `json:"models,omitzero"`
+	Authorizers      pmap.Map[*Authorizer]       `json:"authorizers,omitzero"`
+	Validators       pmap.Map[*RequestValidator] `json:"requestValidators,omitzero"`
+	GatewayResponses pmap.Map[*GatewayResponse]  `json:"gatewayResponses,omitzero"`
+	// Children indexes the resources by place, childKey(parent, pathPart)
+	// → id, so that siblings are found without a scan. It is derived from
+	// Resources (the Tx keeps it; restores rebuild it).
+	Children pmap.Map[string] `json:"-"`
 }
 
 // RestAPI is one REST API as its owner last published it: the API, its
 // live configuration, its deployments and stages.
 type RestAPI struct {
 	Config
-	Deployments map[string]*Deployment
-	Stages      map[string]*Stage
+	Deployments pmap.Map[*Deployment]
+	Stages      pmap.Map[*Stage]
 	// Seq orders APIs by creation.
 	Seq uint64
 	// Memo caches the GetRestApi body.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // Resource is one path of an API, with its methods. Encoded as is it is the
@@ -169,11 +170,8 @@ func sortedMethodNames(ms map[string]*Method) []string {
 
 // ResourcesByPath returns the resources ordered by path, as GetResources
 // lists them (paths are unique; ids break ties in a corrupt state).
-func ResourcesByPath(rs map[string]*Resource) []*Resource {
-	out := make([]*Resource, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, r)
-	}
+func ResourcesByPath(rs pmap.Map[*Resource]) []*Resource {
+	out := slices.Collect(rs.Values())
 	slices.SortFunc(out, func(a, b *Resource) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
