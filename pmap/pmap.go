@@ -53,6 +53,12 @@ func (m Map[V]) Get(k string) (V, bool) {
 	return m.m.Get(k)
 }
 
+// At returns the value of k, or the zero value when k is absent.
+func (m Map[V]) At(k string) V {
+	v, _ := m.Get(k)
+	return v
+}
+
 // Has reports whether k is in the map.
 func (m Map[V]) Has(k string) bool {
 	_, ok := m.Get(k)
@@ -106,6 +112,17 @@ func (m Map[V]) Prefix(p string) iter.Seq2[string, V] {
 	return func(yield func(string, V) bool) {
 		for k, v := range m.From(p) {
 			if !strings.HasPrefix(k, p) || !yield(k, v) {
+				return
+			}
+		}
+	}
+}
+
+// Keys yields every key in order.
+func (m Map[V]) Keys() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for k := range m.All() {
+			if !yield(k) {
 				return
 			}
 		}

@@ -352,7 +352,7 @@ func (q *apisQuick) create(t *Tx) {
 		APIGatewayManaged:    true,
 		ConnectionType:       "INTERNET",
 		CredentialsARN:       q.credentials,
-		IntegrationID:        NewID(7, func(id string) bool { _, ok := st.Integrations[id]; return ok }),
+		IntegrationID:        NewID(7, func(id string) bool { _, ok := st.Integrations.Get(id); return ok }),
 		IntegrationMethod:    q.method,
 		IntegrationType:      q.integrationType,
 		IntegrationURI:       q.target,
@@ -368,7 +368,7 @@ func (q *apisQuick) create(t *Tx) {
 		RouteKey:          q.routeKey,
 		Target:            routeTargetPrefix + integ.IntegrationID,
 	})
-	if _, ok := st.Stages[apisDefaultStage]; ok {
+	if _, ok := st.Stages.Get(apisDefaultStage); ok {
 		return
 	}
 	detailed := false
@@ -392,8 +392,8 @@ func (q *apisQuick) create(t *Tx) {
 func apisQuickUpdate(t *Tx, in *APIInput) error {
 	st := t.State()
 	var integ *Integration
-	for _, id := range slices.Sorted(maps.Keys(st.Integrations)) {
-		if i := st.Integrations[id]; i.APIGatewayManaged {
+	for _, i := range st.Integrations.All() {
+		if i.APIGatewayManaged {
 			integ = i
 			break
 		}
@@ -403,8 +403,8 @@ func apisQuickUpdate(t *Tx, in *APIInput) error {
 	}
 	target := routeTargetPrefix + integ.IntegrationID
 	var route *Route
-	for _, id := range slices.Sorted(maps.Keys(st.Routes)) {
-		if r := st.Routes[id]; r.APIGatewayManaged && r.Target == target {
+	for _, r := range st.Routes.All() {
+		if r.APIGatewayManaged && r.Target == target {
 			route = r
 			break
 		}

@@ -69,26 +69,26 @@ func TestAPIsQuickCreate(t *testing.T) {
 				in.RouteKey = &tc.routeKey
 			}
 			a := apisState(t, s, apisNew(t, s, in).API.APIID)
-			if len(a.Integrations) != 1 || len(a.Routes) != 1 || len(a.Stages) != 1 || len(a.Deployments) != 1 {
+			if a.Integrations.Len() != 1 || a.Routes.Len() != 1 || a.Stages.Len() != 1 || a.Deployments.Len() != 1 {
 				t.Fatalf("want one of each, got %d integrations, %d routes, %d stages, %d deployments",
-					len(a.Integrations), len(a.Routes), len(a.Stages), len(a.Deployments))
+					a.Integrations.Len(), a.Routes.Len(), a.Stages.Len(), a.Deployments.Len())
 			}
-			for _, i := range a.Integrations {
+			for _, i := range a.Integrations.All() {
 				if !i.APIGatewayManaged || i.IntegrationType != tc.wantType || i.IntegrationMethod != tc.wantMethod ||
 					i.PayloadFormatVersion != tc.wantFormat || i.TimeoutInMillis != 30000 || i.IntegrationURI != tc.target ||
 					i.ConnectionType != "INTERNET" || len(i.IntegrationID) != 7 || i.CredentialsARN != *in.CredentialsARN {
 					t.Fatalf("integration: %+v", i)
 				}
-				for _, r := range a.Routes {
+				for _, r := range a.Routes.All() {
 					if !r.APIGatewayManaged || r.RouteKey != tc.key || r.Target != "integrations/"+i.IntegrationID ||
 						r.AuthorizationType != "NONE" || len(r.RouteID) != 7 {
 						t.Fatalf("route: %+v", r)
 					}
 				}
 			}
-			st := a.Stages["$default"]
-			for _, d := range a.Deployments {
-				if !d.AutoDeployed || d.DeploymentStatus != "DEPLOYED" || d.Frozen == nil || len(d.Frozen.Routes) != 1 {
+			st, _ := a.Stages.Get("$default")
+			for _, d := range a.Deployments.All() {
+				if !d.AutoDeployed || d.DeploymentStatus != "DEPLOYED" || d.Frozen == nil || d.Frozen.Routes.Len() != 1 {
 					t.Fatalf("deployment: %+v", d)
 				}
 				if st == nil || !st.AutoDeploy || !st.APIGatewayManaged || st.DeploymentID != d.DeploymentID ||
@@ -103,9 +103,9 @@ func TestAPIsQuickCreate(t *testing.T) {
 func TestAPIsRouteChangeAutoDeploys(t *testing.T) {
 	s := apisService(t)
 	a := apisNew(t, s, APIInput{Name: apisStr("a"), ProtocolType: apisStr("HTTP"), Target: apisStr("https://example.com")})
-	first := apisState(t, s, a.API.APIID).Stages["$default"].DeploymentID
+	first := apisState(t, s, a.API.APIID).Stages.At("$default").DeploymentID
 	var integration string
-	for id := range a.Integrations {
+	for id := range a.Integrations.All() {
 		integration = id
 	}
 	r, err := s.CreateRoute(apisScope, a.API.APIID, RouteInput{RouteKey: apisStr("GET /items/{id}"), Target: apisStr("integrations/" + integration)})
@@ -113,14 +113,14 @@ func TestAPIsRouteChangeAutoDeploys(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := apisState(t, s, a.API.APIID)
-	st := now.Stages["$default"]
-	if st.DeploymentID == first || len(now.Deployments) != 2 {
-		t.Fatalf("no new deployment: stage %+v, %d deployments", st, len(now.Deployments))
+	st, _ := now.Stages.Get("$default")
+	if st.DeploymentID == first || now.Deployments.Len() != 2 {
+		t.Fatalf("no new deployment: stage %+v, %d deployments", st, now.Deployments.Len())
 	}
-	if _, ok := now.Deployments[st.DeploymentID].Frozen.Routes[r.RouteID]; !ok {
+	if _, ok := now.Deployments.At(st.DeploymentID).Frozen.Routes.Get(r.RouteID); !ok {
 		t.Fatal("the new deployment does not hold the new route")
 	}
-	if _, ok := now.Deployments[first].Frozen.Routes[r.RouteID]; ok {
+	if _, ok := now.Deployments.At(first).Frozen.Routes.Get(r.RouteID); ok {
 		t.Fatal("the first deployment changed")
 	}
 }
@@ -134,12 +134,12 @@ func TestAPIsUpdateQuickCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := apisState(t, s, id)
-	for _, i := range st.Integrations {
+	for _, i := range st.Integrations.All() {
 		if i.IntegrationType != "AWS_PROXY" || i.IntegrationMethod != "POST" || i.PayloadFormatVersion != "2.0" {
 			t.Fatalf("integration: %+v", i)
 		}
 	}
-	for _, r := range st.Routes {
+	for _, r := range st.Routes.All() {
 		if r.RouteKey != "ANY /{proxy+}" || !r.APIGatewayManaged {
 			t.Fatalf("route: %+v", r)
 		}
@@ -291,8 +291,12 @@ func TestRoutesVarsClash(t *testing.T) {
 		{a: "/", b: "/{id}"},
 	} {
 		t.Run("a="+tc.a+",b="+tc.b, func(t *testing.T) {
-			if got := routeVarsClash(tc.a, tc.b); got != tc.clash {
+			x := RouteIndex{}.update(nil, &Route{RouteID: "b", RouteKey: "GET " + tc.b})
+			if _, got := x.clash("POST "+tc.a, "a"); got != tc.clash {
 				t.Fatalf("got %v", got)
+			}
+			if _, got := x.clash("POST "+tc.a, "b"); got {
+				t.Fatal("a route clashes with itself")
 			}
 		})
 	}
@@ -314,7 +318,7 @@ func TestAPIsUpdateRedeploysOnlyOnChange(t *testing.T) {
 			if _, err := s.UpdateAPI(apisScope, id, tc.in); err != nil {
 				t.Fatal(err)
 			}
-			if n := len(apisState(t, s, id).Deployments); n != tc.want {
+			if n := apisState(t, s, id).Deployments.Len(); n != tc.want {
 				t.Fatalf("%d deployments, want %d", n, tc.want)
 			}
 		})
@@ -322,7 +326,7 @@ func TestAPIsUpdateRedeploysOnlyOnChange(t *testing.T) {
 	if err := s.DeleteCORS(apisScope, id); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(apisState(t, s, id).Deployments); n != 2 {
+	if n := apisState(t, s, id).Deployments.Len(); n != 2 {
 		t.Fatalf("deleting no CORS configuration redeployed: %d deployments", n)
 	}
 }

@@ -1,7 +1,6 @@
 package apigatewayv2
 
 import (
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -57,7 +56,7 @@ func (s *Service) Authorizers(sc awswire.Scope, apiID string) ([]*Authorizer, er
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	out := slices.Collect(maps.Values(api.Authorizers))
+	out := slices.Collect(api.Authorizers.Values())
 	slices.SortFunc(out, func(a, b *Authorizer) int { return strings.Compare(AuthorizerKey(a), AuthorizerKey(b)) })
 	return out, nil
 }
@@ -71,7 +70,7 @@ func (s *Service) Authorizer(sc awswire.Scope, apiID, id string) (*Authorizer, e
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	a, ok := api.Authorizers[id]
+	a, ok := api.Authorizers.Get(id)
 	if !ok {
 		return nil, AuthorizerNotFound()
 	}
@@ -86,7 +85,7 @@ func (s *Service) CreateAuthorizer(sc awswire.Scope, apiID string, in Authorizer
 		if err := authCheck(t.State().API.ProtocolType, a); err != nil {
 			return nil, err
 		}
-		a.AuthorizerID = NewID(6, func(id string) bool { _, taken := t.State().Authorizers[id]; return taken })
+		a.AuthorizerID = NewID(6, func(id string) bool { _, taken := t.State().Authorizers.Get(id); return taken })
 		t.PutAuthorizer(a)
 		return a, nil
 	})
@@ -96,7 +95,7 @@ func (s *Service) CreateAuthorizer(sc awswire.Scope, apiID string, in Authorizer
 // a whole.
 func (s *Service) UpdateAuthorizer(sc awswire.Scope, apiID, id string, in AuthorizerInput) (*Authorizer, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Authorizer, error) {
-		cur, ok := t.State().Authorizers[id]
+		cur, ok := t.State().Authorizers.Get(id)
 		if !ok {
 			return nil, AuthorizerNotFound()
 		}
@@ -114,12 +113,12 @@ func (s *Service) UpdateAuthorizer(sc awswire.Scope, apiID, id string, in Author
 func (s *Service) DeleteAuthorizer(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		api := t.State()
-		a, ok := api.Authorizers[id]
+		a, ok := api.Authorizers.Get(id)
 		if !ok {
 			return struct{}{}, AuthorizerNotFound()
 		}
 		var users []string
-		for _, r := range api.Routes {
+		for _, r := range api.Routes.All() {
 			if r.AuthorizerID == id {
 				users = append(users, r.RouteKey)
 			}

@@ -16,12 +16,12 @@ func (s *Service) Counts() map[awswire.Scope]map[string]int {
 		}
 		for _, api := range d.apis.Snapshots(nil) {
 			c["apis"]++
-			c["routes"] += len(api.Routes)
-			c["integrations"] += len(api.Integrations)
-			c["deployments"] += len(api.Deployments)
-			c["stages"] += len(api.Stages)
-			c["authorizers"] += len(api.Authorizers)
-			c["models"] += len(api.Models)
+			c["routes"] += api.Routes.Len()
+			c["integrations"] += api.Integrations.Len()
+			c["deployments"] += api.Deployments.Len()
+			c["stages"] += api.Stages.Len()
+			c["authorizers"] += api.Authorizers.Len()
+			c["models"] += api.Models.Len()
 		}
 		for _, dom := range d.domains.Snapshots(nil) {
 			c["domainNames"]++

@@ -70,7 +70,7 @@ func DeploymentNotFound() *awswire.Error {
 // depDeployable refuses to deploy an API without routes, in each protocol's
 // words.
 func depDeployable(api *HTTPAPI) error {
-	if len(api.Routes) > 0 {
+	if api.Routes.Len() > 0 {
 		return nil
 	}
 	if api.API.ProtocolType == "WEBSOCKET" {
@@ -94,7 +94,7 @@ func (s *Service) Deployments(sc awswire.Scope, apiID string) ([]*Deployment, er
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	out := slices.Collect(maps.Values(api.Deployments))
+	out := slices.Collect(api.Deployments.Values())
 	slices.SortFunc(out, func(a, b *Deployment) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out, nil
 }
@@ -105,7 +105,7 @@ func (s *Service) Deployment(sc awswire.Scope, apiID, id string) (*Deployment, e
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	d, ok := api.Deployments[id]
+	d, ok := api.Deployments.Get(id)
 	if !ok {
 		return nil, DeploymentNotFound()
 	}
@@ -119,7 +119,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 		api := t.State()
 		var stage *Stage
 		if in.StageName != nil && *in.StageName != "" {
-			cur, ok := api.Stages[*in.StageName]
+			cur, ok := api.Stages.Get(*in.StageName)
 			if !ok {
 				return nil, StageNotFound()
 			}
@@ -149,7 +149,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 // changes.
 func (s *Service) UpdateDeployment(sc awswire.Scope, apiID, id string, in UpdateDeploymentInput) (*Deployment, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Deployment, error) {
-		cur, ok := t.State().Deployments[id]
+		cur, ok := t.State().Deployments.Get(id)
 		if !ok {
 			return nil, DeploymentNotFound()
 		}
@@ -170,10 +170,10 @@ func (s *Service) UpdateDeployment(sc awswire.Scope, apiID, id string, in Update
 func (s *Service) DeleteDeployment(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		api := t.State()
-		if _, ok := api.Deployments[id]; !ok {
+		if _, ok := api.Deployments.Get(id); !ok {
 			return struct{}{}, DeploymentNotFound()
 		}
-		for _, st := range api.Stages {
+		for _, st := range api.Stages.All() {
 			if st.DeploymentID == id {
 				return struct{}{}, BadRequest(depMsgInUse)
 			}
@@ -230,7 +230,7 @@ func (s *Service) Stages(sc awswire.Scope, apiID string) ([]*Stage, error) {
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	out := slices.Collect(maps.Values(api.Stages))
+	out := slices.Collect(api.Stages.Values())
 	slices.SortFunc(out, func(a, b *Stage) int { return strings.Compare(a.StageName, b.StageName) })
 	return out, nil
 }
@@ -241,7 +241,7 @@ func (s *Service) Stage(sc awswire.Scope, apiID, name string) (*Stage, error) {
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	st, ok := api.Stages[name]
+	st, ok := api.Stages.Get(name)
 	if !ok {
 		return nil, StageNotFound()
 	}
@@ -257,7 +257,7 @@ func (s *Service) CreateStage(sc awswire.Scope, apiID string, in StageInput) (*S
 		if name != "$default" && !stagesNameRe.MatchString(name) {
 			return nil, BadRequest(depMsgStageName)
 		}
-		if _, ok := api.Stages[name]; ok {
+		if _, ok := api.Stages.Get(name); ok {
 			return nil, Conflict(depMsgStageExists)
 		}
 		st := NewStage(api.API.ProtocolType, name, t.Stamp())
@@ -283,7 +283,7 @@ func (s *Service) CreateStage(sc awswire.Scope, apiID string, in StageInput) (*S
 // removes a key). Switching autoDeploy on deploys at once.
 func (s *Service) UpdateStage(sc awswire.Scope, apiID, name string, in StageInput) (*Stage, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Stage, error) {
-		cur, ok := t.State().Stages[name]
+		cur, ok := t.State().Stages.Get(name)
 		if !ok {
 			return nil, StageNotFound()
 		}
@@ -350,7 +350,7 @@ func depApplyStage(t *Tx, st *Stage, in StageInput, update bool) error {
 		if update && st.AutoDeploy {
 			return BadRequest(depMsgAutoDeployID)
 		}
-		if _, ok := api.Deployments[*in.DeploymentID]; !ok {
+		if _, ok := api.Deployments.Get(*in.DeploymentID); !ok {
 			return DeploymentNotFound()
 		}
 		st.DeploymentID = *in.DeploymentID
@@ -439,7 +439,7 @@ func depCheckRouteSettings(protocol string, rs *RouteSettings) error {
 // by in's; every key must be a route key of the API.
 func depMergeRouteSettings(api *HTTPAPI, cur, in map[string]*RouteSettings) (map[string]*RouteSettings, error) {
 	keys := map[string]bool{}
-	for _, r := range api.Routes {
+	for _, r := range api.Routes.All() {
 		keys[r.RouteKey] = true
 	}
 	next := maps.Clone(cur)
@@ -465,7 +465,7 @@ func depMergeRouteSettings(api *HTTPAPI, cur, in map[string]*RouteSettings) (map
 // DeleteStage deletes a stage; API mappings that point at it go too.
 func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
-		if _, ok := t.State().Stages[name]; !ok {
+		if _, ok := t.State().Stages.Get(name); !ok {
 			return struct{}{}, StageNotFound()
 		}
 		t.DeleteStage(name)
@@ -501,7 +501,7 @@ func (s *Service) DeleteAccessLogSettings(sc awswire.Scope, apiID, name string) 
 // depChangeStage runs change on a copy of a stage and stores the result.
 func (s *Service) depChangeStage(sc awswire.Scope, apiID, name string, change func(st *Stage) error) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
-		cur, ok := t.State().Stages[name]
+		cur, ok := t.State().Stages.Get(name)
 		if !ok {
 			return struct{}{}, StageNotFound()
 		}

@@ -87,14 +87,14 @@ func TestDeploymentFreezesConfiguration(t *testing.T) {
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /items", Target: "integrations/bbb"})
 	depPutRoute(t, s, apiID, Route{RouteID: "r2", RouteKey: "POST /items"})
 	api := depAPIState(t, s, apiID)
-	if got := api.Routes["r1"].Target; got != "integrations/bbb" {
+	if got := api.Routes.At("r1").Target; got != "integrations/bbb" {
 		t.Fatalf("live route not changed: %s", got)
 	}
-	frozen := api.Deployments[d.DeploymentID].Frozen
-	if got := frozen.Routes["r1"].Target; got != "integrations/aaa" {
+	frozen := api.Deployments.At(d.DeploymentID).Frozen
+	if got := frozen.Routes.At("r1").Target; got != "integrations/aaa" {
 		t.Fatalf("frozen route target = %s, want integrations/aaa", got)
 	}
-	if _, ok := frozen.Routes["r2"]; ok || len(frozen.Routes) != 1 {
+	if _, ok := frozen.Routes.Get("r2"); ok || frozen.Routes.Len() != 1 {
 		t.Fatalf("frozen routes = %v, want only r1", frozen.Routes)
 	}
 
@@ -104,10 +104,10 @@ func TestDeploymentFreezesConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	api = depAPIState(t, s, apiID)
-	if got := api.Deployments[d2.DeploymentID].Frozen.Routes["r1"].Target; got != "integrations/bbb" {
+	if got := api.Deployments.At(d2.DeploymentID).Frozen.Routes.At("r1").Target; got != "integrations/bbb" {
 		t.Fatalf("second deployment's target = %s", got)
 	}
-	if got := api.Deployments[d.DeploymentID].Frozen.Routes["r1"].Target; got != "integrations/aaa" {
+	if got := api.Deployments.At(d.DeploymentID).Frozen.Routes.At("r1").Target; got != "integrations/aaa" {
 		t.Fatalf("first deployment changed: %s", got)
 	}
 }
@@ -154,18 +154,18 @@ func TestAutoDeployFollowsRouteChanges(t *testing.T) {
 
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /a", Target: "integrations/one"})
 	api := depAPIState(t, s, apiID)
-	first := api.Stages["auto"].DeploymentID
-	d, ok := api.Deployments[first]
+	first := api.Stages.At("auto").DeploymentID
+	d, ok := api.Deployments.Get(first)
 	if !ok {
-		t.Fatalf("auto stage not deployed: %+v", api.Stages["auto"])
+		t.Fatalf("auto stage not deployed: %+v", api.Stages.At("auto"))
 	}
 	if !d.AutoDeployed || d.Description != "Automatic deployment triggered by changes to the Api configuration" {
 		t.Fatalf("auto deployment = %+v", d)
 	}
-	if got, want := api.Stages["auto"].LastDeploymentStatusMessage, "Successfully deployed stage with deployment ID '"+first+"'"; got != want {
+	if got, want := api.Stages.At("auto").LastDeploymentStatusMessage, "Successfully deployed stage with deployment ID '"+first+"'"; got != want {
 		t.Fatalf("lastDeploymentStatusMessage = %q, want %q", got, want)
 	}
-	if d.Frozen.Routes["r1"].Target != "integrations/one" {
+	if d.Frozen.Routes.At("r1").Target != "integrations/one" {
 		t.Fatalf("auto deployment froze %+v", d.Frozen.Routes)
 	}
 
@@ -175,28 +175,28 @@ func TestAutoDeployFollowsRouteChanges(t *testing.T) {
 	}
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /a", Target: "integrations/two"})
 	api = depAPIState(t, s, apiID)
-	second := api.Stages["auto"].DeploymentID
+	second := api.Stages.At("auto").DeploymentID
 	if second == first || second == "" {
 		t.Fatalf("auto stage not re-pointed: %s -> %s", first, second)
 	}
-	if got := api.Deployments[second].Frozen.Routes["r1"].Target; got != "integrations/two" {
+	if got := api.Deployments.At(second).Frozen.Routes.At("r1").Target; got != "integrations/two" {
 		t.Fatalf("second auto deployment froze target %s", got)
 	}
-	if got := api.Deployments[first].Frozen.Routes["r1"].Target; got != "integrations/one" {
+	if got := api.Deployments.At(first).Frozen.Routes.At("r1").Target; got != "integrations/one" {
 		t.Fatalf("first auto deployment changed to %s", got)
 	}
-	if got := api.Stages["manual"].DeploymentID; got != first {
+	if got := api.Stages.At("manual").DeploymentID; got != first {
 		t.Fatalf("manual stage moved to %s", got)
 	}
-	if len(api.Deployments) != 2 {
-		t.Fatalf("deployments = %d, want 2", len(api.Deployments))
+	if api.Deployments.Len() != 2 {
+		t.Fatalf("deployments = %d, want 2", api.Deployments.Len())
 	}
 
 	// A stage change is not a configuration change: no new deployment.
 	if _, err := s.UpdateStage(depScope, apiID, "auto", StageInput{Description: depStr("x")}); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(depAPIState(t, s, apiID).Deployments); n != 2 {
+	if n := depAPIState(t, s, apiID).Deployments.Len(); n != 2 {
 		t.Fatalf("stage update deployed: %d deployments", n)
 	}
 
@@ -207,8 +207,8 @@ func TestAutoDeployFollowsRouteChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	api = depAPIState(t, s, apiID)
-	third := api.Stages["auto"].DeploymentID
-	if third == second || len(api.Deployments[third].Frozen.Authorizers) != 1 {
+	third := api.Stages.At("auto").DeploymentID
+	if third == second || api.Deployments.At(third).Frozen.Authorizers.Len() != 1 {
 		t.Fatalf("authorizer change did not redeploy: %s", third)
 	}
 }
@@ -239,7 +239,7 @@ func TestAutoDeploySwitchedOnDeploys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, ok := depAPIState(t, s, apiID).Deployments[st.DeploymentID]
+	d, ok := depAPIState(t, s, apiID).Deployments.Get(st.DeploymentID)
 	if !ok || !d.AutoDeployed {
 		t.Fatalf("switching autoDeploy on: stage %+v, deployment %+v", st, d)
 	}
@@ -333,7 +333,7 @@ func TestStageLastUpdatedDate(t *testing.T) {
 			if err := tc.change(); err != nil {
 				t.Fatal(err)
 			}
-			st := depAPIState(t, s, apiID).Stages["dev"]
+			st := depAPIState(t, s, apiID).Stages.At("dev")
 			if st.LastUpdatedDate != now || st.CreatedDate != created {
 				t.Fatalf("createdDate %v lastUpdatedDate %v, want %v and %v", st.CreatedDate, st.LastUpdatedDate, created, now)
 			}

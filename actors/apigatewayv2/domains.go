@@ -320,7 +320,7 @@ func (s *Service) checkMappingTarget(sc awswire.Scope, apiID, stage string) erro
 	if !ok {
 		return APINotFound(sc, apiID)
 	}
-	if _, ok := api.Stages[stage]; !ok {
+	if _, ok := api.Stages.Get(stage); !ok {
 		return BadRequest("Invalid stage identifier specified")
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // This file owns an API's integrations and integration responses: their
@@ -126,24 +127,17 @@ func integOrder[T any](items []T, seq func(T) uint64, id func(T) string) []T {
 	return items
 }
 
-// integNextSeq is the Seq of a new item of a collection: after every
-// item's, even one restored from the store (a restart restores the
-// service's counter from the APIs and deployments only).
-func integNextSeq[T any](t *Tx, items map[string]T, seq func(T) uint64) uint64 {
-	var last uint64
-	for _, it := range items {
-		last = max(last, seq(it))
-	}
-	t.svc.bumpSeq(last)
-	return t.svc.seq.Add(1)
-}
+// nextSeq is the Seq of a new item of a collection, which orders its list:
+// after every item's, restored ones included (a restore bumps the
+// service's counter past every record's Seq).
+func nextSeq(t *Tx) uint64 { return t.svc.seq.Add(1) }
 
 // ---- integrations ----
 
 // NextIntegrationID returns an unused integration id: 7 lowercase
 // alphanumerics, as AWS's (R).
 func NextIntegrationID(st *HTTPAPI) string {
-	return NewID(7, func(id string) bool { _, ok := st.Integrations[id]; return ok })
+	return NewID(7, func(id string) bool { _, ok := st.Integrations.Get(id); return ok })
 }
 
 // CreateIntegration adds an integration to API apiID.
@@ -158,7 +152,7 @@ func (s *Service) CreateIntegration(sc awswire.Scope, apiID string, in Integrati
 			return nil, err
 		}
 		it.IntegrationID = NextIntegrationID(st)
-		it.Seq = integNextSeq(t, st.Integrations, func(i *Integration) uint64 { return i.Seq })
+		it.Seq = nextSeq(t)
 		t.PutIntegration(it)
 		return it, nil
 	})
@@ -170,7 +164,7 @@ func (s *Service) GetIntegration(sc awswire.Scope, apiID, id string) (*Integrati
 	if err != nil {
 		return nil, err
 	}
-	it, ok := a.Integrations[id]
+	it, ok := a.Integrations.Get(id)
 	if !ok {
 		return nil, IntegrationNotFound()
 	}
@@ -183,7 +177,7 @@ func (s *Service) Integrations(sc awswire.Scope, apiID string) ([]*Integration, 
 	if err != nil {
 		return nil, err
 	}
-	return integOrder(slices.Collect(maps.Values(a.Integrations)),
+	return integOrder(slices.Collect(a.Integrations.Values()),
 		func(i *Integration) uint64 { return i.Seq }, func(i *Integration) string { return i.IntegrationID }), nil
 }
 
@@ -192,7 +186,7 @@ func (s *Service) Integrations(sc awswire.Scope, apiID string) ([]*Integration, 
 // integration may be updated (A).
 func (s *Service) UpdateIntegration(sc awswire.Scope, apiID, id string, in IntegrationInput) (*Integration, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Integration, error) {
-		cur, ok := t.State().Integrations[id]
+		cur, ok := t.State().Integrations.Get(id)
 		if !ok {
 			return nil, IntegrationNotFound()
 		}
@@ -210,7 +204,7 @@ func (s *Service) UpdateIntegration(sc awswire.Scope, apiID, id string, in Integ
 func (s *Service) DeleteIntegration(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
-		it, ok := st.Integrations[id]
+		it, ok := st.Integrations.Get(id)
 		if !ok {
 			return struct{}{}, IntegrationNotFound()
 		}
@@ -230,7 +224,7 @@ func (s *Service) DeleteIntegration(sc awswire.Scope, apiID, id string) error {
 // integration id, sorted.
 func IntegrationRoutes(st *HTTPAPI, id string) []string {
 	var out []string
-	for rid, r := range st.Routes {
+	for rid, r := range st.Routes.All() {
 		if r.Target == "integrations/"+id {
 			out = append(out, rid)
 		}
@@ -588,7 +582,7 @@ func (s *Service) CreateIntegrationResponse(sc awswire.Scope, apiID, integration
 	}
 	return Mutate(s, sc, apiID, func(t *Tx) (*IntegrationResponse, error) {
 		st := t.State()
-		if _, ok := st.Integrations[integrationID]; !ok {
+		if _, ok := st.Integrations.Get(integrationID); !ok {
 			return nil, IntegrationNotFound()
 		}
 		if st.API.ProtocolType == integHTTP {
@@ -598,9 +592,9 @@ func (s *Service) CreateIntegrationResponse(sc awswire.Scope, apiID, integration
 		if err := integResponseApply(st, integrationID, "", ir, in); err != nil {
 			return nil, err
 		}
-		responses := st.IntegrationResponses[integrationID]
-		ir.IntegrationResponseID = NewID(6, func(id string) bool { _, ok := responses[id]; return ok })
-		ir.Seq = integNextSeq(t, responses, func(r *IntegrationResponse) uint64 { return r.Seq })
+		responses, _ := st.IntegrationResponses.Get(integrationID)
+		ir.IntegrationResponseID = NewID(6, func(id string) bool { return responses.Has(id) })
+		ir.Seq = nextSeq(t)
 		t.PutIntegrationResponse(integrationID, ir)
 		return ir, nil
 	})
@@ -628,7 +622,7 @@ func integResponseApply(st *HTTPAPI, integrationID, id string, ir *IntegrationRe
 	if ir.ContentHandlingStrategy != "" && !slices.Contains(integContentHandlings, ir.ContentHandlingStrategy) {
 		return BadRequest(integMsgContentHandling)
 	}
-	for rid, other := range st.IntegrationResponses[integrationID] {
+	for rid, other := range st.IntegrationResponses.At(integrationID).All() {
 		if rid != id && other.IntegrationResponseKey == ir.IntegrationResponseKey {
 			return Conflict("Integration response with key %s already exists for this integration", ir.IntegrationResponseKey)
 		}
@@ -651,15 +645,15 @@ func integNonEmpty(in map[string]string) map[string]string {
 
 // integResponses returns the responses of integration integrationID of
 // the published API.
-func (s *Service) integResponses(sc awswire.Scope, apiID, integrationID string) (map[string]*IntegrationResponse, error) {
+func (s *Service) integResponses(sc awswire.Scope, apiID, integrationID string) (pmap.Map[*IntegrationResponse], error) {
 	a, err := s.integRead(sc, apiID)
 	if err != nil {
-		return nil, err
+		return pmap.Map[*IntegrationResponse]{}, err
 	}
-	if _, ok := a.Integrations[integrationID]; !ok {
-		return nil, IntegrationNotFound()
+	if _, ok := a.Integrations.Get(integrationID); !ok {
+		return pmap.Map[*IntegrationResponse]{}, IntegrationNotFound()
 	}
-	return a.IntegrationResponses[integrationID], nil
+	return a.IntegrationResponses.At(integrationID), nil
 }
 
 // GetIntegrationResponse returns one response of an integration.
@@ -668,7 +662,7 @@ func (s *Service) GetIntegrationResponse(sc awswire.Scope, apiID, integrationID,
 	if err != nil {
 		return nil, err
 	}
-	ir, ok := rs[id]
+	ir, ok := rs.Get(id)
 	if !ok {
 		return nil, IntegrationResponseNotFound()
 	}
@@ -682,7 +676,7 @@ func (s *Service) IntegrationResponses(sc awswire.Scope, apiID, integrationID st
 	if err != nil {
 		return nil, err
 	}
-	return integOrder(slices.Collect(maps.Values(rs)),
+	return integOrder(slices.Collect(rs.Values()),
 		func(r *IntegrationResponse) uint64 { return r.Seq },
 		func(r *IntegrationResponse) string { return r.IntegrationResponseID }), nil
 }
@@ -694,10 +688,10 @@ func (s *Service) UpdateIntegrationResponse(sc awswire.Scope, apiID, integration
 	}
 	return Mutate(s, sc, apiID, func(t *Tx) (*IntegrationResponse, error) {
 		st := t.State()
-		if _, ok := st.Integrations[integrationID]; !ok {
+		if _, ok := st.Integrations.Get(integrationID); !ok {
 			return nil, IntegrationNotFound()
 		}
-		cur, ok := st.IntegrationResponses[integrationID][id]
+		cur, ok := st.IntegrationResponses.At(integrationID).Get(id)
 		if !ok {
 			return nil, IntegrationResponseNotFound()
 		}
@@ -714,10 +708,10 @@ func (s *Service) UpdateIntegrationResponse(sc awswire.Scope, apiID, integration
 func (s *Service) DeleteIntegrationResponse(sc awswire.Scope, apiID, integrationID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
-		if _, ok := st.Integrations[integrationID]; !ok {
+		if _, ok := st.Integrations.Get(integrationID); !ok {
 			return struct{}{}, IntegrationNotFound()
 		}
-		if _, ok := st.IntegrationResponses[integrationID][id]; !ok {
+		if _, ok := st.IntegrationResponses.At(integrationID).Get(id); !ok {
 			return struct{}{}, IntegrationResponseNotFound()
 		}
 		t.DeleteIntegrationResponse(integrationID, id)

@@ -46,8 +46,8 @@ func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*M
 		if err := modelApply(st, "", m, in); err != nil {
 			return nil, err
 		}
-		m.ModelID = NewID(6, func(id string) bool { _, ok := st.Models[id]; return ok })
-		m.Seq = integNextSeq(t, st.Models, func(m *Model) uint64 { return m.Seq })
+		m.ModelID = NewID(6, func(id string) bool { _, ok := st.Models.Get(id); return ok })
+		m.Seq = nextSeq(t)
 		t.PutModel(m)
 		return m, nil
 	})
@@ -71,7 +71,7 @@ func modelApply(st *HTTPAPI, id string, m *Model, in ModelInput) error {
 	if err := modelCheckSchema(m.ContentType, m.Schema); err != nil {
 		return err
 	}
-	for mid, other := range st.Models {
+	for mid, other := range st.Models.All() {
 		if mid != id && other.Name == m.Name {
 			return Conflict("Model name already exists for this API")
 		}
@@ -108,7 +108,7 @@ func (s *Service) GetModel(sc awswire.Scope, apiID, id string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, ok := a.Models[id]
+	m, ok := a.Models.Get(id)
 	if !ok {
 		return nil, ModelNotFound()
 	}
@@ -121,7 +121,7 @@ func (s *Service) Models(sc awswire.Scope, apiID string) ([]*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return integOrder(slices.Collect(maps.Values(a.Models)),
+	return integOrder(slices.Collect(a.Models.Values()),
 		func(m *Model) uint64 { return m.Seq }, func(m *Model) string { return m.ModelID }), nil
 }
 
@@ -130,7 +130,7 @@ func (s *Service) Models(sc awswire.Scope, apiID string) ([]*Model, error) {
 func (s *Service) UpdateModel(sc awswire.Scope, apiID, id string, in ModelInput) (*Model, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Model, error) {
 		st := t.State()
-		cur, ok := st.Models[id]
+		cur, ok := st.Models.Get(id)
 		if !ok {
 			return nil, ModelNotFound()
 		}
@@ -148,7 +148,7 @@ func (s *Service) UpdateModel(sc awswire.Scope, apiID, id string, in ModelInput)
 func (s *Service) DeleteModel(sc awswire.Scope, apiID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
-		m, ok := st.Models[id]
+		m, ok := st.Models.Get(id)
 		if !ok {
 			return struct{}{}, ModelNotFound()
 		}
@@ -165,9 +165,9 @@ func (s *Service) DeleteModel(sc awswire.Scope, apiID, id string) error {
 // route responses' models, name the model, the first in key order.
 func modelUser(st *HTTPAPI, name string) (string, bool) {
 	var keys []string
-	for rid, r := range st.Routes {
+	for rid, r := range st.Routes.All() {
 		used := slices.Contains(slices.Collect(maps.Values(r.RequestModels)), name)
-		for _, rr := range st.RouteResponses[rid] {
+		for _, rr := range st.RouteResponses.At(rid).All() {
 			used = used || slices.Contains(slices.Collect(maps.Values(rr.ResponseModels)), name)
 		}
 		if used {
@@ -189,13 +189,13 @@ func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, id string) (string, 
 	if err != nil {
 		return "", err
 	}
-	m, ok := a.Models[id]
+	m, ok := a.Models.Get(id)
 	if !ok {
 		return "", ModelNotFound()
 	}
 	// References name the API's other models by name.
-	byName := make(map[string]string, len(a.Models))
-	for _, o := range a.Models {
+	byName := make(map[string]string, a.Models.Len())
+	for _, o := range a.Models.All() {
 		byName[o.Name] = o.Schema
 	}
 	v, err := modelschema.Template(m.Name, m.Schema, func(name string) (string, bool) {

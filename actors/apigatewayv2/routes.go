@@ -67,7 +67,7 @@ func (s *Service) Route(sc awswire.Scope, apiID, routeID string) (*Route, error)
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	r, ok := a.Routes[routeID]
+	r, ok := a.Routes.Get(routeID)
 	if !ok {
 		return nil, routeNotFound()
 	}
@@ -80,7 +80,7 @@ func (s *Service) Routes(sc awswire.Scope, apiID string) ([]*Route, error) {
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	out := slices.Collect(maps.Values(a.Routes))
+	out := slices.Collect(a.Routes.Values())
 	slices.SortFunc(out, func(x, y *Route) int { return cmp.Compare(x.RouteID, y.RouteID) })
 	return out, nil
 }
@@ -91,10 +91,10 @@ func (s *Service) RouteResponse(sc awswire.Scope, apiID, routeID, id string) (*R
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	if _, ok := a.Routes[routeID]; !ok {
+	if _, ok := a.Routes.Get(routeID); !ok {
 		return nil, routeNotFound()
 	}
-	rr, ok := a.RouteResponses[routeID][id]
+	rr, ok := a.RouteResponses.At(routeID).Get(id)
 	if !ok {
 		return nil, responseNotFound()
 	}
@@ -107,10 +107,10 @@ func (s *Service) RouteResponses(sc awswire.Scope, apiID, routeID string) ([]*Ro
 	if !ok {
 		return nil, APINotFound(sc, apiID)
 	}
-	if _, ok := a.Routes[routeID]; !ok {
+	if _, ok := a.Routes.Get(routeID); !ok {
 		return nil, routeNotFound()
 	}
-	out := slices.Collect(maps.Values(a.RouteResponses[routeID]))
+	out := slices.Collect(a.RouteResponses.At(routeID).Values())
 	slices.SortFunc(out, func(x, y *RouteResponse) int { return cmp.Compare(x.RouteResponseID, y.RouteResponseID) })
 	return out, nil
 }
@@ -136,7 +136,7 @@ func (s *Service) CreateRoute(sc awswire.Scope, apiID string, in RouteInput) (*R
 // UpdateRoute changes the members of a route that in carries.
 func (s *Service) UpdateRoute(sc awswire.Scope, apiID, routeID string, in RouteInput) (*Route, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*Route, error) {
-		cur, ok := t.State().Routes[routeID]
+		cur, ok := t.State().Routes.Get(routeID)
 		if !ok {
 			return nil, routeNotFound()
 		}
@@ -155,7 +155,7 @@ func (s *Service) UpdateRoute(sc awswire.Scope, apiID, routeID string, in RouteI
 // DeleteRoute deletes a route and its route responses.
 func (s *Service) DeleteRoute(sc awswire.Scope, apiID, routeID string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
-		if _, ok := t.State().Routes[routeID]; !ok {
+		if _, ok := t.State().Routes.Get(routeID); !ok {
 			return struct{}{}, routeNotFound()
 		}
 		t.DeleteRoute(routeID)
@@ -167,7 +167,7 @@ func (s *Service) DeleteRoute(sc awswire.Scope, apiID, routeID string) error {
 // DeleteRouteRequestParameter removes one request parameter of a route.
 func (s *Service) DeleteRouteRequestParameter(sc awswire.Scope, apiID, routeID, key string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
-		cur, ok := t.State().Routes[routeID]
+		cur, ok := t.State().Routes.Get(routeID)
 		if !ok {
 			return struct{}{}, routeNotFound()
 		}
@@ -186,7 +186,7 @@ func (s *Service) DeleteRouteRequestParameter(sc awswire.Scope, apiID, routeID, 
 // routeNewID returns an unused route id.
 func routeNewID(t *Tx) string {
 	st := t.State()
-	return NewID(routeIDLength, func(id string) bool { _, ok := st.Routes[id]; return ok })
+	return NewID(routeIDLength, func(id string) bool { _, ok := st.Routes.Get(id); return ok })
 }
 
 // routeApply validates what in carries against the API as the mutation
@@ -302,11 +302,11 @@ func routeApplyAuth(st *HTTPAPI, r *Route, in *RouteInput, create bool) error {
 			authID = ""
 			break
 		}
-		if a, ok := st.Authorizers[authID]; !ok || a.AuthorizerType != "REQUEST" {
+		if a, ok := st.Authorizers.Get(authID); !ok || a.AuthorizerType != "REQUEST" {
 			return BadRequest(routeMsgCustomAuthorizer)
 		}
 	case routeAuthJWT:
-		if a, ok := st.Authorizers[authID]; !ok || a.AuthorizerType != routeAuthJWT {
+		if a, ok := st.Authorizers.Get(authID); !ok || a.AuthorizerType != routeAuthJWT {
 			return BadRequest(routeMsgJWTAuthorizer)
 		}
 	}
@@ -327,7 +327,7 @@ func routeCheckTarget(st *HTTPAPI, target string) error {
 	if !ok || id == "" || strings.Contains(id, "/") {
 		return BadRequest(routeMsgTargetFormat, target)
 	}
-	if _, ok := st.Integrations[id]; !ok {
+	if _, ok := st.Integrations.Get(id); !ok {
 		return BadRequest(routeMsgTargetMissing, id)
 	}
 	return nil
@@ -338,7 +338,7 @@ func routeCheckModels(st *HTTPAPI, models map[string]string) error {
 	for _, k := range slices.Sorted(maps.Keys(models)) {
 		name := models[k]
 		found := false
-		for _, m := range st.Models {
+		for _, m := range st.Models.All() {
 			if m.Name == name {
 				found = true
 				break
@@ -467,47 +467,16 @@ func routeValidLiteral(p string) bool {
 // path whose variable at some level has another name than an existing
 // route's variable at that level under the same parent.
 func routeCheckUnique(st *HTTPAPI, proto, key, self string) error {
-	ids := slices.Sorted(maps.Keys(st.Routes))
-	for _, id := range ids {
-		if r := st.Routes[id]; id != self && r.RouteKey == key {
-			return Conflict(routeMsgKeyExists, key)
-		}
+	if st.RouteIndex.keyTaken(key, self) {
+		return Conflict(routeMsgKeyExists, key)
 	}
 	if proto == apisWebSocket || key == routeDefaultKey {
 		return nil
 	}
-	_, path, _ := strings.Cut(key, " ")
-	for _, id := range ids {
-		r := st.Routes[id]
-		if id == self || r.RouteKey == routeDefaultKey {
-			continue
-		}
-		_, other, ok := strings.Cut(r.RouteKey, " ")
-		if ok && routeVarsClash(path, other) {
-			return Conflict(routeMsgKeyConflict, key, r.RouteKey)
-		}
+	if other, ok := st.RouteIndex.clash(key, self); ok {
+		return Conflict(routeMsgKeyConflict, key, other)
 	}
 	return nil
-}
-
-// routeVarsClash reports whether two paths, walked from the root while
-// they share their parts, reach a level where both have a variable under
-// different names: the API's resource tree has one variable per level.
-func routeVarsClash(a, b string) bool {
-	pa := strings.Split(strings.Trim(a, "/"), "/")
-	pb := strings.Split(strings.Trim(b, "/"), "/")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		na, _, va := routePathVar(pa[i])
-		nb, _, vb := routePathVar(pb[i])
-		switch {
-		case va && vb && na != nb:
-			return true
-		case va && vb:
-		case pa[i] != pb[i]:
-			return false
-		}
-	}
-	return false
 }
 
 // ---- route responses ----
@@ -516,7 +485,7 @@ func routeVarsClash(a, b string) bool {
 func (s *Service) CreateRouteResponse(sc awswire.Scope, apiID, routeID string, in RouteResponseInput) (*RouteResponse, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*RouteResponse, error) {
 		st := t.State()
-		if _, ok := st.Routes[routeID]; !ok {
+		if _, ok := st.Routes.Get(routeID); !ok {
 			return nil, routeNotFound()
 		}
 		if st.API.ProtocolType != apisWebSocket {
@@ -530,7 +499,7 @@ func (s *Service) CreateRouteResponse(sc awswire.Scope, apiID, routeID string, i
 			return nil, err
 		}
 		rr.RouteResponseID = NewID(responseIDLength, func(id string) bool {
-			_, ok := st.RouteResponses[routeID][id]
+			_, ok := st.RouteResponses.At(routeID).Get(id)
 			return ok
 		})
 		t.PutRouteResponse(routeID, rr)
@@ -543,10 +512,10 @@ func (s *Service) CreateRouteResponse(sc awswire.Scope, apiID, routeID string, i
 func (s *Service) UpdateRouteResponse(sc awswire.Scope, apiID, routeID, id string, in RouteResponseInput) (*RouteResponse, error) {
 	return Mutate(s, sc, apiID, func(t *Tx) (*RouteResponse, error) {
 		st := t.State()
-		if _, ok := st.Routes[routeID]; !ok {
+		if _, ok := st.Routes.Get(routeID); !ok {
 			return nil, routeNotFound()
 		}
-		cur, ok := st.RouteResponses[routeID][id]
+		cur, ok := st.RouteResponses.At(routeID).Get(id)
 		if !ok {
 			return nil, responseNotFound()
 		}
@@ -566,10 +535,10 @@ func (s *Service) UpdateRouteResponse(sc awswire.Scope, apiID, routeID, id strin
 func (s *Service) DeleteRouteResponse(sc awswire.Scope, apiID, routeID, id string) error {
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		st := t.State()
-		if _, ok := st.Routes[routeID]; !ok {
+		if _, ok := st.Routes.Get(routeID); !ok {
 			return struct{}{}, routeNotFound()
 		}
-		if _, ok := st.RouteResponses[routeID][id]; !ok {
+		if _, ok := st.RouteResponses.At(routeID).Get(id); !ok {
 			return struct{}{}, responseNotFound()
 		}
 		t.DeleteRouteResponse(routeID, id)
@@ -583,8 +552,8 @@ func (s *Service) DeleteRouteResponse(sc awswire.Scope, apiID, routeID, id strin
 func responseApply(st *HTTPAPI, routeID string, rr *RouteResponse, in *RouteResponseInput) error {
 	if in.RouteResponseKey != nil {
 		key := *in.RouteResponseKey
-		for _, id := range slices.Sorted(maps.Keys(st.RouteResponses[routeID])) {
-			if o := st.RouteResponses[routeID][id]; id != rr.RouteResponseID && o.RouteResponseKey == key {
+		for id, o := range st.RouteResponses.At(routeID).All() {
+			if id != rr.RouteResponseID && o.RouteResponseKey == key {
 				return Conflict(respMsgKeyExists, key)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -320,20 +321,14 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 	case len(sub) == 2 && sub[0] == "stage":
 		return restoreInto(&st.Stages, sub[1], value)
 	case len(sub) == 3 && sub[0] == "routeresponse":
-		if st.RouteResponses == nil {
-			st.RouteResponses = map[string]map[string]*RouteResponse{}
-		}
-		m := st.RouteResponses[sub[1]]
+		m := st.RouteResponses.At(sub[1])
 		err := restoreInto(&m, sub[2], value)
-		st.RouteResponses[sub[1]] = m
+		st.RouteResponses = st.RouteResponses.Set(sub[1], m)
 		return err
 	case len(sub) == 3 && sub[0] == "integrationresponse":
-		if st.IntegrationResponses == nil {
-			st.IntegrationResponses = map[string]map[string]*IntegrationResponse{}
-		}
-		m := st.IntegrationResponses[sub[1]]
+		m := st.IntegrationResponses.At(sub[1])
 		err := restoreInto(&m, sub[2], value)
-		st.IntegrationResponses[sub[1]] = m
+		st.IntegrationResponses = st.IntegrationResponses.Set(sub[1], m)
 		return err
 	case len(sub) == 2 && sub[0] == "deployment":
 		var rec DeploymentRecord
@@ -343,24 +338,21 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 		dep := rec.Deployment
 		dep.Frozen, dep.Seq = rec.Frozen, rec.Seq
 		s.bumpSeq(rec.Seq)
-		if st.Deployments == nil {
-			st.Deployments = map[string]*Deployment{}
+		if dep.Frozen != nil {
+			indexRoutes(dep.Frozen)
 		}
-		st.Deployments[sub[1]] = &dep
+		st.Deployments = st.Deployments.Set(sub[1], &dep)
 		return nil
 	}
 	return fmt.Errorf("unknown record %v", sub)
 }
 
-func restoreInto[V any](m *map[string]*V, name string, value []byte) error {
+func restoreInto[V any](m *pmap.Map[*V], name string, value []byte) error {
 	var v V
 	if err := json.Unmarshal(value, &v); err != nil {
 		return err
 	}
-	if *m == nil {
-		*m = map[string]*V{}
-	}
-	(*m)[name] = &v
+	*m = m.Set(name, &v)
 	return nil
 }
 
@@ -372,6 +364,7 @@ func (s *Service) RestoreDone() error {
 		}
 		st := r.state
 		st.Memo = new(actors.Memo)
+		indexRoutes(&st.Config)
 		d := s.scopes.Get(r.scope)
 		o := actors.NewStateOwner[HTTPAPI](s.store)
 		e := actors.SpawnState(s.sys, "apigatewayv2.api", o, &st)

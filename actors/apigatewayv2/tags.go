@@ -96,7 +96,7 @@ func (s *Service) Tags(sc awswire.Scope, arn string) (map[string]string, error) 
 		if !ok {
 			return nil, APINotFound(t.scope, t.id)
 		}
-		if st, ok := api.Stages[t.stage]; ok {
+		if st, ok := api.Stages.Get(t.stage); ok {
 			return st.Tags, nil
 		}
 	case tagDomain:
@@ -157,7 +157,7 @@ func (s *Service) changeTags(sc awswire.Scope, arn string, change func(map[strin
 		return err
 	case tagStage:
 		_, err := Mutate(s, t.scope, t.id, func(tx *Tx) (struct{}, error) {
-			cur, ok := tx.State().Stages[t.stage]
+			cur, ok := tx.State().Stages.Get(t.stage)
 			if !ok {
 				return struct{}{}, t.gone()
 			}

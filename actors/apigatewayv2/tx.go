@@ -1,37 +1,38 @@
 package apigatewayv2
 
 import (
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // Tx is one mutation of an API in progress. It starts from the published
-// state and copies each collection the first time it changes, so that the
-// published state (and every deployment sharing it) never changes; it
-// records the store writes that make the change durable. When the
+// state; each change replaces one entry of a persistent map, so the
+// published state (and every deployment sharing it) never changes and a
+// write copies only what it touches. It records the store writes that make
+// the change durable. When the
 // configuration changes, every stage with autoDeploy gets a new deployment
 // of it as the mutation commits.
 type Tx struct {
 	svc   *Service
 	scope awswire.Scope
 	cur   *HTTPAPI // nil while the API is being created
-	next  HTTPAPI
+	next  *HTTPAPI
 	recs  []actors.Record
 	now   time.Time
-	owned map[string]bool // collections (and nested maps) next already owns
+	// after runs once the mutation is durable (see Tx.After).
+	after []func()
 	// configChanged: routes, integrations, their responses, authorizers,
 	// models or the API changed, so auto-deploying stages redeploy.
 	configChanged bool
 }
 
 func newTx(svc *Service, sc awswire.Scope, cur *HTTPAPI) *Tx {
-	t := &Tx{svc: svc, scope: sc, cur: cur, now: svc.now(), owned: map[string]bool{}}
+	t := &Tx{svc: svc, scope: sc, cur: cur, now: svc.now(), next: new(HTTPAPI)}
 	if cur != nil {
-		t.next = *cur
+		*t.next = *cur
 	}
 	t.next.Memo = nil
 	return t
@@ -51,7 +52,11 @@ func (t *Tx) Svc() *Service { return t.svc }
 
 // State is the API as the mutation has made it so far. Its maps MUST be
 // changed only through the Tx.
-func (t *Tx) State() *HTTPAPI { return &t.next }
+func (t *Tx) State() *HTTPAPI { return t.next }
+
+// After runs fn inside the owner once the mutation is durable and
+// published (see actors.Change.After).
+func (t *Tx) After(fn func()) { t.after = append(t.after, fn) }
 
 // Cur is the API as published before this mutation (nil on creation).
 func (t *Tx) Cur() *HTTPAPI { return t.cur }
@@ -74,156 +79,165 @@ func (t *Tx) SetAPITags(tags map[string]string) {
 	t.recs = append(t.recs, actors.Put(t.key(), apiRecord{API: a, Seq: t.next.Seq}))
 }
 
-// PutRoute adds or replaces a route.
-func (t *Tx) PutRoute(r *Route) {
-	t.next.Routes = own(t, "routes", t.next.Routes)
-	t.next.Routes[r.RouteID] = r
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Put(t.key("route", r.RouteID), r))
+// collection is one of an API's collections: where it is in the state, the
+// store key segment of its records, an entry's key, what is persisted for
+// an entry, and whether a change of it is a change of configuration (which
+// auto-deploying stages follow).
+type collection[V any] struct {
+	kind   string
+	of     func(*HTTPAPI) *pmap.Map[V]
+	id     func(V) string
+	record func(V) any
+	config bool
+	// changed runs on every put and delete (old or new is nil when there
+	// is none).
+	changed func(t *Tx, old, new V)
 }
+
+// The collections of an API.
+var (
+	routes = collection[*Route]{kind: "route", config: true,
+		of: func(a *HTTPAPI) *pmap.Map[*Route] { return &a.Routes }, id: func(r *Route) string { return r.RouteID },
+		changed: func(t *Tx, old, new *Route) { t.next.RouteIndex = t.next.RouteIndex.update(old, new) }}
+	integrations = collection[*Integration]{kind: "integration", config: true,
+		of: func(a *HTTPAPI) *pmap.Map[*Integration] { return &a.Integrations }, id: func(i *Integration) string { return i.IntegrationID }}
+	authorizers = collection[*Authorizer]{kind: "authorizer", config: true,
+		of: func(a *HTTPAPI) *pmap.Map[*Authorizer] { return &a.Authorizers }, id: func(a *Authorizer) string { return a.AuthorizerID }}
+	models = collection[*Model]{kind: "model", config: true,
+		of: func(a *HTTPAPI) *pmap.Map[*Model] { return &a.Models }, id: func(m *Model) string { return m.ModelID }}
+	deployments = collection[*Deployment]{kind: "deployment",
+		of: func(a *HTTPAPI) *pmap.Map[*Deployment] { return &a.Deployments }, id: func(d *Deployment) string { return d.DeploymentID },
+		record: func(d *Deployment) any { return DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq} }}
+	stages = collection[*Stage]{kind: "stage",
+		of: func(a *HTTPAPI) *pmap.Map[*Stage] { return &a.Stages }, id: func(s *Stage) string { return s.StageName }}
+)
+
+// put adds or replaces an entry of a collection.
+func put[V comparable](t *Tx, c collection[V], v V) {
+	m := c.of(t.next)
+	id := c.id(v)
+	if c.changed != nil {
+		old, _ := m.Get(id)
+		c.changed(t, old, v)
+	}
+	*m = m.Set(id, v)
+	t.configChanged = t.configChanged || c.config
+	var rec any = v
+	if c.record != nil {
+		rec = c.record(v)
+	}
+	t.recs = append(t.recs, actors.Put(t.key(c.kind, id), rec))
+}
+
+// del removes an entry of a collection.
+func del[V comparable](t *Tx, c collection[V], id string) {
+	m := c.of(t.next)
+	if c.changed != nil {
+		var none V
+		old, _ := m.Get(id)
+		c.changed(t, old, none)
+	}
+	*m = m.Delete(id)
+	t.configChanged = t.configChanged || c.config
+	t.recs = append(t.recs, actors.Del(t.key(c.kind, id)))
+}
+
+// putNested adds or replaces an entry of a collection kept per parent
+// (route responses by route, integration responses by integration).
+func putNested[V any](t *Tx, m *pmap.Map[pmap.Map[V]], kind, parent, id string, v V) {
+	inner, _ := m.Get(parent)
+	*m = m.Set(parent, inner.Set(id, v))
+	t.configChanged = true
+	t.recs = append(t.recs, actors.Put(t.key(kind, parent, id), v))
+}
+
+// delNested removes an entry of a collection kept per parent.
+func delNested[V any](t *Tx, m *pmap.Map[pmap.Map[V]], kind, parent, id string) {
+	inner, _ := m.Get(parent)
+	if inner = inner.Delete(id); inner.Len() == 0 {
+		*m = m.Delete(parent)
+	} else {
+		*m = m.Set(parent, inner)
+	}
+	t.configChanged = true
+	t.recs = append(t.recs, actors.Del(t.key(kind, parent, id)))
+}
+
+// delParent removes every entry kept under parent.
+func delParent[V any](t *Tx, m *pmap.Map[pmap.Map[V]], kind, parent string) {
+	if !m.Has(parent) {
+		return
+	}
+	*m = m.Delete(parent)
+	t.recs = append(t.recs, actors.DelPrefix(t.key(kind, parent)+"/"))
+}
+
+// PutRoute adds or replaces a route.
+func (t *Tx) PutRoute(r *Route) { put(t, routes, r) }
 
 // DeleteRoute removes a route and its route responses.
 func (t *Tx) DeleteRoute(id string) {
-	t.next.Routes = own(t, "routes", t.next.Routes)
-	delete(t.next.Routes, id)
-	if _, ok := t.next.RouteResponses[id]; ok {
-		t.next.RouteResponses = own(t, "routeResponses", t.next.RouteResponses)
-		delete(t.next.RouteResponses, id)
-		t.recs = append(t.recs, actors.DelPrefix(t.key("routeresponse", id)+"/"))
-	}
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Del(t.key("route", id)))
+	delParent(t, &t.next.RouteResponses, "routeresponse", id)
+	del(t, routes, id)
 }
 
 // PutRouteResponse adds or replaces a route response of route routeID.
 func (t *Tx) PutRouteResponse(routeID string, rr *RouteResponse) {
-	t.next.RouteResponses = own(t, "routeResponses", t.next.RouteResponses)
-	inner := own(t, "routeResponses/"+routeID, t.next.RouteResponses[routeID])
-	inner[rr.RouteResponseID] = rr
-	t.next.RouteResponses[routeID] = inner
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Put(t.key("routeresponse", routeID, rr.RouteResponseID), rr))
+	putNested(t, &t.next.RouteResponses, "routeresponse", routeID, rr.RouteResponseID, rr)
 }
 
 // DeleteRouteResponse removes a route response.
 func (t *Tx) DeleteRouteResponse(routeID, id string) {
-	t.next.RouteResponses = own(t, "routeResponses", t.next.RouteResponses)
-	inner := own(t, "routeResponses/"+routeID, t.next.RouteResponses[routeID])
-	delete(inner, id)
-	t.next.RouteResponses[routeID] = inner
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Del(t.key("routeresponse", routeID, id)))
+	delNested(t, &t.next.RouteResponses, "routeresponse", routeID, id)
 }
 
 // PutIntegration adds or replaces an integration.
-func (t *Tx) PutIntegration(i *Integration) {
-	t.next.Integrations = own(t, "integrations", t.next.Integrations)
-	t.next.Integrations[i.IntegrationID] = i
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Put(t.key("integration", i.IntegrationID), i))
-}
+func (t *Tx) PutIntegration(i *Integration) { put(t, integrations, i) }
 
 // DeleteIntegration removes an integration and its integration responses.
 func (t *Tx) DeleteIntegration(id string) {
-	t.next.Integrations = own(t, "integrations", t.next.Integrations)
-	delete(t.next.Integrations, id)
-	if _, ok := t.next.IntegrationResponses[id]; ok {
-		t.next.IntegrationResponses = own(t, "integrationResponses", t.next.IntegrationResponses)
-		delete(t.next.IntegrationResponses, id)
-		t.recs = append(t.recs, actors.DelPrefix(t.key("integrationresponse", id)+"/"))
-	}
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Del(t.key("integration", id)))
+	delParent(t, &t.next.IntegrationResponses, "integrationresponse", id)
+	del(t, integrations, id)
 }
 
 // PutIntegrationResponse adds or replaces an integration response.
 func (t *Tx) PutIntegrationResponse(integrationID string, ir *IntegrationResponse) {
-	t.next.IntegrationResponses = own(t, "integrationResponses", t.next.IntegrationResponses)
-	inner := own(t, "integrationResponses/"+integrationID, t.next.IntegrationResponses[integrationID])
-	inner[ir.IntegrationResponseID] = ir
-	t.next.IntegrationResponses[integrationID] = inner
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Put(t.key("integrationresponse", integrationID, ir.IntegrationResponseID), ir))
+	putNested(t, &t.next.IntegrationResponses, "integrationresponse", integrationID, ir.IntegrationResponseID, ir)
 }
 
 // DeleteIntegrationResponse removes an integration response.
 func (t *Tx) DeleteIntegrationResponse(integrationID, id string) {
-	t.next.IntegrationResponses = own(t, "integrationResponses", t.next.IntegrationResponses)
-	inner := own(t, "integrationResponses/"+integrationID, t.next.IntegrationResponses[integrationID])
-	delete(inner, id)
-	t.next.IntegrationResponses[integrationID] = inner
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Del(t.key("integrationresponse", integrationID, id)))
+	delNested(t, &t.next.IntegrationResponses, "integrationresponse", integrationID, id)
 }
 
 // PutAuthorizer adds or replaces an authorizer.
-func (t *Tx) PutAuthorizer(a *Authorizer) {
-	t.next.Authorizers = own(t, "authorizers", t.next.Authorizers)
-	t.next.Authorizers[a.AuthorizerID] = a
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Put(t.key("authorizer", a.AuthorizerID), a))
-}
+func (t *Tx) PutAuthorizer(a *Authorizer) { put(t, authorizers, a) }
 
 // DeleteAuthorizer removes an authorizer.
-func (t *Tx) DeleteAuthorizer(id string) {
-	t.next.Authorizers = own(t, "authorizers", t.next.Authorizers)
-	delete(t.next.Authorizers, id)
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Del(t.key("authorizer", id)))
-}
+func (t *Tx) DeleteAuthorizer(id string) { del(t, authorizers, id) }
 
 // PutModel adds or replaces a model.
-func (t *Tx) PutModel(m *Model) {
-	t.next.Models = own(t, "models", t.next.Models)
-	t.next.Models[m.ModelID] = m
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Put(t.key("model", m.ModelID), m))
-}
+func (t *Tx) PutModel(m *Model) { put(t, models, m) }
 
 // DeleteModel removes a model.
-func (t *Tx) DeleteModel(id string) {
-	t.next.Models = own(t, "models", t.next.Models)
-	delete(t.next.Models, id)
-	t.configChanged = true
-	t.recs = append(t.recs, actors.Del(t.key("model", id)))
-}
+func (t *Tx) DeleteModel(id string) { del(t, models, id) }
 
 // PutDeployment adds or replaces a deployment.
-func (t *Tx) PutDeployment(d *Deployment) {
-	t.next.Deployments = own(t, "deployments", t.next.Deployments)
-	t.next.Deployments[d.DeploymentID] = d
-	t.recs = append(t.recs, actors.Put(t.key("deployment", d.DeploymentID),
-		DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq}))
-}
+func (t *Tx) PutDeployment(d *Deployment) { put(t, deployments, d) }
 
 // DeleteDeployment removes a deployment.
-func (t *Tx) DeleteDeployment(id string) {
-	t.next.Deployments = own(t, "deployments", t.next.Deployments)
-	delete(t.next.Deployments, id)
-	t.recs = append(t.recs, actors.Del(t.key("deployment", id)))
-}
+func (t *Tx) DeleteDeployment(id string) { del(t, deployments, id) }
 
 // PutStage adds or replaces a stage.
-func (t *Tx) PutStage(s *Stage) {
-	t.next.Stages = own(t, "stages", t.next.Stages)
-	t.next.Stages[s.StageName] = s
-	t.recs = append(t.recs, actors.Put(t.key("stage", s.StageName), s))
-}
+func (t *Tx) PutStage(s *Stage) { put(t, stages, s) }
 
 // DeleteStage removes a stage.
-func (t *Tx) DeleteStage(name string) {
-	t.next.Stages = own(t, "stages", t.next.Stages)
-	delete(t.next.Stages, name)
-	t.recs = append(t.recs, actors.Del(t.key("stage", name)))
-}
+func (t *Tx) DeleteStage(name string) { del(t, stages, name) }
 
 // Freeze returns the configuration as it stands in this mutation. It shares
-// everything with the state, which copy-on-write keeps unchanged.
+// everything with the state, whose persistent maps never change.
 func (t *Tx) Freeze() *Config {
 	c := t.next.Config
-	// The deployment now shares what this mutation owned: a later write in
-	// the same mutation must copy again.
-	clear(t.owned)
 	return &c
 }
 
@@ -232,7 +246,7 @@ func (t *Tx) Deploy(description string, auto bool) *Deployment {
 	d := &Deployment{
 		AutoDeployed:     auto,
 		CreatedDate:      t.Stamp(),
-		DeploymentID:     NewID(6, func(id string) bool { _, taken := t.next.Deployments[id]; return taken }),
+		DeploymentID:     NewID(6, t.next.Deployments.Has),
 		DeploymentStatus: "DEPLOYED",
 		Description:      description,
 		Frozen:           t.Freeze(),
@@ -252,22 +266,21 @@ func DeployedMessage(id string) string {
 // changed configuration.
 func (t *Tx) autoDeploy() {
 	// AWS cannot deploy an API without routes: the stages keep what they had.
-	if !t.configChanged || len(t.next.Routes) == 0 {
+	if !t.configChanged || t.next.Routes.Len() == 0 {
 		return
 	}
-	var names []string
-	for name, s := range t.next.Stages {
+	var auto []*Stage // in name order
+	for _, s := range t.next.Stages.All() {
 		if s.AutoDeploy {
-			names = append(names, name)
+			auto = append(auto, s)
 		}
 	}
-	if len(names) == 0 {
+	if len(auto) == 0 {
 		return
 	}
-	slices.Sort(names)
 	d := t.Deploy("Automatic deployment triggered by changes to the Api configuration", true)
-	for _, name := range names {
-		s := *t.next.Stages[name]
+	for _, cur := range auto {
+		s := *cur
 		s.DeploymentID = d.DeploymentID
 		s.LastDeploymentStatusMessage = DeployedMessage(d.DeploymentID)
 		s.LastUpdatedDate = t.Stamp()
@@ -281,7 +294,16 @@ func (t *Tx) commit() (actors.Change[HTTPAPI], error) {
 	t.autoDeploy()
 	next := t.next
 	next.Memo = new(actors.Memo)
-	return actors.Change[HTTPAPI]{Next: &next, Records: t.recs, Reply: &next}, nil
+	ch := actors.Change[HTTPAPI]{Next: next, Records: t.recs, Reply: next}
+	if len(t.after) > 0 {
+		after := t.after
+		ch.After = func() {
+			for _, fn := range after {
+				fn()
+			}
+		}
+	}
+	return ch, nil
 }
 
 // NewID returns an id of n lowercase alphanumerics not used by taken.
@@ -292,16 +314,4 @@ func NewID(n int, taken func(string) bool) string {
 			return id
 		}
 	}
-}
-
-func own[V any](t *Tx, name string, m map[string]V) map[string]V {
-	if t.owned[name] {
-		return m
-	}
-	t.owned[name] = true
-	c := maps.Clone(m)
-	if c == nil {
-		c = map[string]V{}
-	}
-	return c
 }

@@ -3,6 +3,7 @@ package apigatewayv2
 import (
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/pmap"
 )
 
 // The types below are API Gateway v2's resources with the model's wire
@@ -44,21 +45,24 @@ type API struct {
 // Config is what a deployment freezes: everything execution reads. It is
 // immutable, so a deployment shares it with the state it was taken from.
 type Config struct {
-	API                  API                                        `json:"api"`
-	Routes               map[string]*Route                          `json:"routes,omitempty"`
-	RouteResponses       map[string]map[string]*RouteResponse       `json:"routeResponses,omitempty"`       // by route id, then response id
-	Integrations         map[string]*Integration                    `json:"integrations,omitempty"`         // by id
-	IntegrationResponses map[string]map[string]*IntegrationResponse `json:"integrationResponses,omitempty"` // by integration id, then response id
-	Authorizers          map[string]*Authorizer                     `json:"authorizers,omitempty"`
-	Models               map[string]*Model                          `json:"models,omitempty"` // by id
+	API                  API                                      `json:"api"`
+	Routes               pmap.Map[*Route]                         `json:"routes,omitzero"`
+	RouteResponses       pmap.Map[pmap.Map[*RouteResponse]]       `json:"routeResponses,omitzero"`       // by route id, then response id
+	Integrations         pmap.Map[*Integration]                   `json:"integrations,omitzero"`         // by id
+	IntegrationResponses pmap.Map[pmap.Map[*IntegrationResponse]] `json:"integrationResponses,omitzero"` // by integration id, then response id
+	Authorizers          pmap.Map[*Authorizer]                    `json:"authorizers,omitzero"`
+	Models               pmap.Map[*Model]                         `json:"models,omitzero"` // by id
+	// RouteIndex finds routes by key and path variables without a scan;
+	// it is derived from Routes (the Tx keeps it, restores rebuild it).
+	RouteIndex RouteIndex `json:"-"`
 }
 
 // HTTPAPI is one v2 API as its owner last published it: the API, its live
 // configuration, its deployments and stages.
 type HTTPAPI struct {
 	Config
-	Deployments map[string]*Deployment
-	Stages      map[string]*Stage
+	Deployments pmap.Map[*Deployment]
+	Stages      pmap.Map[*Stage]
 	// Seq orders APIs, and Deployments, by creation.
 	Seq uint64
 	// Memo caches the GetApi body.
