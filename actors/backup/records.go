@@ -13,11 +13,12 @@ type VaultRecord struct {
 	Tags             map[string]string `json:"tags,omitempty"`
 }
 
-// Vault is a published vault. It never changes.
+// Vault is a vault as its owner keeps, persists (as its record) and
+// publishes it. A published vault never changes.
 type Vault struct {
 	VaultRecord
 	// Memo caches the DescribeBackupVault body.
-	Memo actors.Memo
+	Memo *actors.Memo `json:"-"`
 }
 
 // PlanRecord is a backup plan as it is persisted: its current version only.
@@ -32,10 +33,12 @@ type PlanRecord struct {
 	Tags             map[string]string `json:"tags,omitempty"`
 }
 
-// Plan is a published backup plan. It never changes.
+// Plan is a backup plan as its owner keeps, persists and publishes it. A
+// published plan never changes.
 type Plan struct {
 	PlanRecord
-	Memo actors.Memo
+	// Memo caches the GetBackupPlan body.
+	Memo *actors.Memo `json:"-"`
 }
 
 // PlanDocument is the BackupPlan structure, with the model's member names.
@@ -108,8 +111,10 @@ type AccessPointRecord struct {
 	Tags             map[string]string `json:"tags,omitempty"`
 }
 
-// AccessPoint is a published access point. It never changes.
+// AccessPoint is an access point as its owner keeps, persists and
+// publishes it. A published access point never changes.
 type AccessPoint struct {
 	AccessPointRecord
-	Memo actors.Memo
+	// Memo caches the DescribeBackupAccessPoint body.
+	Memo *actors.Memo `json:"-"`
 }

@@ -27,29 +27,9 @@ func (h *handlers) createAccessPoint(c *restjson.Call) error {
 	if in.RecoveryPointArn == nil {
 		return missing("RecoveryPointArn")
 	}
-	if !validAccessPointName(*in.Name) {
-		return invalid("Invalid Name: %s. It must be 3 to 50 lowercase letters, digits or hyphens, start and end with a letter or digit, and not end in -s3alias or -ext-s3alias.", *in.Name)
-	}
-	if !recoveryPointPattern.MatchString(*in.RecoveryPointArn) {
-		return invalid("Invalid RecoveryPointArn: %s", *in.RecoveryPointArn)
-	}
-	// The policy is accepted and dropped: no access policy is enforced.
-	if p := in.AccessPointPolicy; p != nil && (len(*p) < 1 || len(*p) > 200000) {
-		return invalid("AccessPointPolicy must be 1 to 200000 characters")
-	}
-	for k, v := range in.AccessPointMetadata {
-		if k == "" || v == "" {
-			return invalid("AccessPointMetadata keys and values must not be empty")
-		}
-	}
-	if len(in.Tags) > 200 {
-		return invalid("Too many tags: at most 200 are allowed")
-	}
-	if err := checkTags("Tags", in.Tags); err != nil {
-		return err
-	}
 	ap, err := h.svc.CreateAccessPoint(c.Scope, backup.CreateAccessPointInput{
-		Name: *in.Name, RecoveryPointArn: *in.RecoveryPointArn, Metadata: in.AccessPointMetadata, Tags: in.Tags,
+		Name: *in.Name, RecoveryPointArn: *in.RecoveryPointArn, Metadata: in.AccessPointMetadata,
+		Policy: in.AccessPointPolicy, Tags: in.Tags,
 	})
 	if err != nil {
 		return err
@@ -85,10 +65,7 @@ func (h *handlers) accessPointArn(c *restjson.Call) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !validAccessPointArn(arn) {
-		return "", invalid("Invalid AccessPointArn: %s", arn).With("Context", arn)
-	}
-	return arn, nil
+	return arn, backup.CheckAccessPointArn(arn)
 }
 
 func (h *handlers) describeAccessPoint(c *restjson.Call) error {
@@ -130,25 +107,18 @@ func (h *handlers) writeAccessPoints(c *restjson.Call, keep func(*backup.AccessP
 	if err != nil {
 		return err
 	}
-	all := h.svc.AccessPoints(c.Scope)
-	if keep != nil {
-		kept := all[:0]
-		for _, ap := range all {
-			if keep(ap) {
-				kept = append(kept, ap)
-			}
-		}
-		all = kept
+	points, err := h.svc.AccessPoints(c.Scope, page.after, page.max, keep)
+	if err != nil {
+		return err
 	}
-	items, next := paginate(all, page, func(ap *backup.AccessPoint) uint64 { return ap.Seq })
-	views := make([]accessPointView, len(items))
-	for i, ap := range items {
+	views := make([]accessPointView, len(points.Items))
+	for i, ap := range points.Items {
 		views[i] = viewAccessPoint(ap)
 	}
 	return c.JSON(http.StatusOK, struct {
 		BackupAccessPoints []accessPointView `json:"BackupAccessPoints"`
 		NextToken          string            `json:"NextToken,omitempty"`
-	}{views, next})
+	}{views, page.token(points.Next)})
 }
 
 func (h *handlers) listAccessPoints(c *restjson.Call) error {
@@ -162,8 +132,8 @@ func (h *handlers) listAccessPointsByRecoveryPoint(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	if !recoveryPointPattern.MatchString(rp) {
-		return invalid("Invalid RecoveryPointArn: %s", rp)
+	if err := backup.CheckRecoveryPointArn(rp); err != nil {
+		return err
 	}
 	return h.writeAccessPoints(c, func(ap *backup.AccessPoint) bool { return ap.RecoveryPointArn == rp })
 }
@@ -175,8 +145,8 @@ func (h *handlers) listAccessPointsByResource(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	if !resourceArnPattern.MatchString(res) {
-		return invalid("Invalid ResourceArn: %s", res)
+	if err := backup.CheckResourceArn(res); err != nil {
+		return err
 	}
 	return h.writeAccessPoints(c, func(*backup.AccessPoint) bool { return false })
 }

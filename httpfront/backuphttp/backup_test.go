@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/backup"
 	"github.com/aws/aws-sdk-go-v2/service/backup/types"
-	"github.com/aws/smithy-go"
 
 	"github.com/cloudemu/emulator/server/servertest"
 )
@@ -31,18 +30,6 @@ func start(t *testing.T, opts ...servertest.Option) (*servertest.Server, *backup
 	t.Helper()
 	srv := servertest.Start(t, opts...)
 	return srv, newClient(t, srv, "us-east-1", "test")
-}
-
-// wantCode fails unless err is an API error with code.
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	var ae smithy.APIError
-	if !errors.As(err, &ae) {
-		t.Fatalf("want %s, got %v", code, err)
-	}
-	if ae.ErrorCode() != code {
-		t.Fatalf("want %s, got %s: %s", code, ae.ErrorCode(), ae.ErrorMessage())
-	}
 }
 
 func TestVaultLifecycle(t *testing.T) {
@@ -92,7 +79,7 @@ func TestVaultLifecycle(t *testing.T) {
 	}
 
 	_, err = c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String("vault-1")})
-	wantCode(t, err, "AlreadyExistsException")
+	servertest.WantAPIError(t, err, "AlreadyExistsException", "")
 	var ae *types.AlreadyExistsException
 	if !errors.As(err, &ae) || aws.ToString(ae.Arn) != wantArn {
 		t.Fatalf("AlreadyExistsException must carry the Arn: %#v", err)
@@ -102,12 +89,12 @@ func TestVaultLifecycle(t *testing.T) {
 		t.Fatalf("delete: %v", err)
 	}
 	_, err = c.DescribeBackupVault(ctx, &backup.DescribeBackupVaultInput{BackupVaultName: aws.String("vault-1")})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	_, err = c.DeleteBackupVault(ctx, &backup.DeleteBackupVaultInput{BackupVaultName: aws.String("vault-1")})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	// Tags went with the vault.
 	_, err = c.ListTags(ctx, &backup.ListTagsInput{ResourceArn: aws.String(wantArn)})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	// The name is free again.
 	if _, err := c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String("vault-1")}); err != nil {
 		t.Fatalf("re-create: %v", err)
@@ -147,7 +134,7 @@ func TestVaultNames(t *testing.T) {
 				}
 				return
 			}
-			wantCode(t, err, "InvalidParameterValueException")
+			servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 		})
 	}
 }
@@ -222,16 +209,16 @@ func TestListVaults(t *testing.T) {
 	}
 	t.Run("vaultType=bogus", func(t *testing.T) {
 		_, err := c.ListBackupVaults(ctx, &backup.ListBackupVaultsInput{ByVaultType: "BOGUS"})
-		wantCode(t, err, "InvalidParameterValueException")
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 	})
 	t.Run("token=forged", func(t *testing.T) {
 		_, err := c.ListBackupVaults(ctx, &backup.ListBackupVaultsInput{NextToken: aws.String("not-a-token")})
-		wantCode(t, err, "InvalidParameterValueException")
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 	})
 	for _, n := range []int32{0, 1001} {
 		t.Run(fmt.Sprintf("maxResults=%d", n), func(t *testing.T) {
 			_, err := c.ListBackupVaults(ctx, &backup.ListBackupVaultsInput{MaxResults: aws.Int32(n)})
-			wantCode(t, err, "InvalidParameterValueException")
+			servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 		})
 	}
 }
@@ -270,7 +257,7 @@ func TestScopes(t *testing.T) {
 	// backupVaultAccountId naming another account finds nothing.
 	_, err = c.DescribeBackupVault(ctx, &backup.DescribeBackupVaultInput{
 		BackupVaultName: aws.String("shared-name"), BackupVaultAccountId: aws.String("999999999999")})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	if _, err := c.DescribeBackupVault(ctx, &backup.DescribeBackupVaultInput{
 		BackupVaultName: aws.String("shared-name"), BackupVaultAccountId: aws.String(account)}); err != nil {
 		t.Fatal(err)
@@ -337,7 +324,7 @@ func TestPlanLifecycle(t *testing.T) {
 	ruleID := aws.ToString(rules[0].RuleId)
 
 	_, err = c.CreateBackupPlan(ctx, &backup.CreateBackupPlanInput{BackupPlan: samplePlan("plan-a")})
-	wantCode(t, err, "AlreadyExistsException")
+	servertest.WantAPIError(t, err, "AlreadyExistsException", "")
 
 	// Update mints a new version; only the current one is found.
 	upd := samplePlan("plan-a-renamed")
@@ -357,7 +344,7 @@ func TestPlanLifecycle(t *testing.T) {
 		t.Fatalf("update must echo ScanSettings: %+v", updated.ScanSettings)
 	}
 	_, err = c.GetBackupPlan(ctx, &backup.GetBackupPlanInput{BackupPlanId: aws.String(id), VersionId: created.VersionId})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	cur, err := c.GetBackupPlan(ctx, &backup.GetBackupPlanInput{BackupPlanId: aws.String(id), VersionId: updated.VersionId})
 	if err != nil {
 		t.Fatalf("get current version: %v", err)
@@ -373,7 +360,7 @@ func TestPlanLifecycle(t *testing.T) {
 		t.Fatalf("old name should be free: %v", err)
 	}
 	_, err = c.CreateBackupPlan(ctx, &backup.CreateBackupPlanInput{BackupPlan: samplePlan("plan-a-renamed")})
-	wantCode(t, err, "AlreadyExistsException")
+	servertest.WantAPIError(t, err, "AlreadyExistsException", "")
 
 	list, err := c.ListBackupPlans(ctx, &backup.ListBackupPlansInput{IncludeDeleted: aws.Bool(true)})
 	if err != nil || len(list.BackupPlansList) != 2 {
@@ -398,11 +385,11 @@ func TestPlanLifecycle(t *testing.T) {
 		t.Fatalf("delete output: %+v", del)
 	}
 	_, err = c.GetBackupPlan(ctx, &backup.GetBackupPlanInput{BackupPlanId: aws.String(id)})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	_, err = c.DeleteBackupPlan(ctx, &backup.DeleteBackupPlanInput{BackupPlanId: aws.String(id)})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	_, err = c.UpdateBackupPlan(ctx, &backup.UpdateBackupPlanInput{BackupPlanId: aws.String(id), BackupPlan: samplePlan("x")})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	// No tombstone, even with includeDeleted.
 	list, err = c.ListBackupPlans(ctx, &backup.ListBackupPlansInput{IncludeDeleted: aws.Bool(true)})
 	if err != nil || len(list.BackupPlansList) != 1 {
@@ -441,7 +428,7 @@ func TestPlanValidation(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateBackupPlan(ctx, &backup.CreateBackupPlanInput{BackupPlan: tc.plan})
-			wantCode(t, err, tc.code)
+			servertest.WantAPIError(t, err, tc.code, "")
 		})
 	}
 	t.Run("maxScheduledRunsPreview=11", func(t *testing.T) {
@@ -450,11 +437,11 @@ func TestPlanValidation(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.GetBackupPlan(ctx, &backup.GetBackupPlanInput{BackupPlanId: p.BackupPlanId, MaxScheduledRunsPreview: 11})
-		wantCode(t, err, "InvalidParameterValueException")
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 	})
 	t.Run("id=unknown", func(t *testing.T) {
 		_, err := c.GetBackupPlan(ctx, &backup.GetBackupPlanInput{BackupPlanId: aws.String("00000000-0000-4000-8000-000000000000")})
-		wantCode(t, err, "ResourceNotFoundException")
+		servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	})
 }
 
@@ -513,7 +500,7 @@ func TestAccessPoints(t *testing.T) {
 		t.Fatalf("create second: %v", err)
 	}
 	_, err = c.CreateBackupAccessPoint(ctx, &backup.CreateBackupAccessPointInput{Name: aws.String("ap-one"), RecoveryPointArn: aws.String(rpArn)})
-	wantCode(t, err, "AlreadyExistsException")
+	servertest.WantAPIError(t, err, "AlreadyExistsException", "")
 
 	d, err := c.DescribeBackupAccessPoint(ctx, &backup.DescribeBackupAccessPointInput{AccessPointArn: aws.String(arn)})
 	if err != nil {
@@ -561,21 +548,21 @@ func TestAccessPoints(t *testing.T) {
 		t.Fatalf("delete: %v", err)
 	}
 	_, err = c.DescribeBackupAccessPoint(ctx, &backup.DescribeBackupAccessPointInput{AccessPointArn: aws.String(arn)})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	_, err = c.DeleteBackupAccessPoint(ctx, &backup.DeleteBackupAccessPointInput{AccessPointArn: aws.String(arn)})
-	wantCode(t, err, "ResourceNotFoundException")
+	servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	_, err = c.DescribeBackupAccessPoint(ctx, &backup.DescribeBackupAccessPointInput{AccessPointArn: aws.String("not-an-arn")})
-	wantCode(t, err, "InvalidParameterValueException")
+	servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 
 	for _, name := range []string{"ab", "-abc", "abc-", "UPPER", "ends-s3alias", "x-ext-s3alias", strings.Repeat("a", 51)} {
 		t.Run("name="+name, func(t *testing.T) {
 			_, err := c.CreateBackupAccessPoint(ctx, &backup.CreateBackupAccessPointInput{Name: aws.String(name), RecoveryPointArn: aws.String(rpArn)})
-			wantCode(t, err, "InvalidParameterValueException")
+			servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 		})
 	}
 	t.Run("recoveryPoint=bad", func(t *testing.T) {
 		_, err := c.CreateBackupAccessPoint(ctx, &backup.CreateBackupAccessPointInput{Name: aws.String("fine-name"), RecoveryPointArn: aws.String("rp-1")})
-		wantCode(t, err, "InvalidParameterValueException")
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
 	})
 }
 
@@ -622,11 +609,11 @@ func TestTags(t *testing.T) {
 	} {
 		t.Run("arn="+tc.name, func(t *testing.T) {
 			_, err := c.ListTags(ctx, &backup.ListTagsInput{ResourceArn: aws.String(tc.arn)})
-			wantCode(t, err, tc.code)
+			servertest.WantAPIError(t, err, tc.code, "")
 			_, err = c.TagResource(ctx, &backup.TagResourceInput{ResourceArn: aws.String(tc.arn), Tags: map[string]string{"a": "b"}})
-			wantCode(t, err, tc.code)
+			servertest.WantAPIError(t, err, tc.code, "")
 			_, err = c.UntagResource(ctx, &backup.UntagResourceInput{ResourceArn: aws.String(tc.arn), TagKeyList: []string{"a"}})
-			wantCode(t, err, tc.code)
+			servertest.WantAPIError(t, err, tc.code, "")
 		})
 	}
 }
@@ -651,7 +638,7 @@ func TestConcurrentOwners(t *testing.T) {
 					mu.Unlock()
 					return
 				}
-				wantCode(t, err, "AlreadyExistsException")
+				servertest.WantAPIError(t, err, "AlreadyExistsException", "")
 			}()
 		}
 		wg.Wait()
@@ -664,12 +651,63 @@ func TestConcurrentOwners(t *testing.T) {
 				defer wg.Done()
 				_, err := c.DeleteBackupVault(ctx, &backup.DeleteBackupVaultInput{BackupVaultName: aws.String("contended")})
 				if err != nil {
-					wantCode(t, err, "ResourceNotFoundException")
+					servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 				}
 			}()
 		}
 		wg.Wait()
 		_, err := c.DescribeBackupVault(ctx, &backup.DescribeBackupVaultInput{BackupVaultName: aws.String("contended")})
-		wantCode(t, err, "ResourceNotFoundException")
+		servertest.WantAPIError(t, err, "ResourceNotFoundException", "")
 	}
+}
+
+// TestLimits: AWS Backup's limits on tags and names, applied with its
+// error, never a 5xx.
+func TestLimits(t *testing.T) {
+	_, c := start(t)
+	ctx := context.Background()
+	many := func(n int) map[string]string {
+		m := map[string]string{}
+		for i := range n {
+			m[fmt.Sprintf("k%d", i)] = "v"
+		}
+		return m
+	}
+	t.Run("tags=51-on-create", func(t *testing.T) {
+		_, err := c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String("too-many"), BackupVaultTags: many(51)})
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
+	})
+	t.Run("tags=50-on-create", func(t *testing.T) {
+		if _, err := c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String("just-enough"), BackupVaultTags: many(50)}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("tags=merged-over-50", func(t *testing.T) {
+		v, err := c.DescribeBackupVault(ctx, &backup.DescribeBackupVaultInput{BackupVaultName: aws.String("just-enough")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.TagResource(ctx, &backup.TagResourceInput{ResourceArn: v.BackupVaultArn, Tags: map[string]string{"one-more": "v"}})
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
+		// Replacing an existing key keeps the count.
+		if _, err := c.TagResource(ctx, &backup.TagResourceInput{ResourceArn: v.BackupVaultArn, Tags: map[string]string{"k1": "w"}}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("tag-key=aws-prefix", func(t *testing.T) {
+		_, err := c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String("reserved"),
+			BackupVaultTags: map[string]string{"AWS:owner": "me"}})
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
+	})
+	for _, name := range []string{"nul\x00name", "a", strings.Repeat("x", 51), "sp ace", "\u00e9t\u00e9"} {
+		t.Run("vault-name="+name, func(t *testing.T) {
+			_, err := c.CreateBackupVault(ctx, &backup.CreateBackupVaultInput{BackupVaultName: aws.String(name)})
+			servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
+		})
+	}
+	t.Run("plan-name=nul", func(t *testing.T) {
+		_, err := c.CreateBackupPlan(ctx, &backup.CreateBackupPlanInput{BackupPlan: &types.BackupPlanInput{
+			BackupPlanName: aws.String("p\x00"), Rules: []types.BackupRuleInput{{RuleName: aws.String("r"), TargetBackupVaultName: aws.String("just-enough")}}}})
+		servertest.WantAPIError(t, err, "InvalidParameterValueException", "")
+	})
 }

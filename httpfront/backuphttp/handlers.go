@@ -2,8 +2,6 @@ package backuphttp
 
 import (
 	"net/http"
-	"regexp"
-	"strings"
 
 	"github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/awswire"
@@ -47,31 +45,6 @@ var Partial = []string{
 
 type handlers struct {
 	svc *backup.Service
-}
-
-// Patterns from the model's shapes.
-var (
-	vaultNamePattern     = regexp.MustCompile(`^[a-zA-Z0-9\-\_]{2,50}$`)
-	planNamePattern      = regexp.MustCompile(`^[a-zA-Z0-9\-\_\.]{1,50}$`)
-	ruleNamePattern      = planNamePattern
-	creatorIDPattern     = planNamePattern
-	resourceTypePattern  = planNamePattern
-	accessPointName      = regexp.MustCompile(`^[0-9a-z][0-9a-z-]{1,48}[0-9a-z]$`)
-	recoveryPointPattern = regexp.MustCompile(`^arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]+:.+`)
-	resourceArnPattern   = regexp.MustCompile(`^arn:aws[a-z-]*:[a-z0-9-]+:.+`)
-	accessPointArn       = regexp.MustCompile(`^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:accesspoint/([0-9a-z][0-9a-z-]{1,48}[0-9a-z])$`)
-)
-
-func validAccessPointName(name string) bool {
-	// The model's pattern ends in two negative lookbehinds, which Go's
-	// regexp lacks.
-	return accessPointName.MatchString(name) &&
-		!strings.HasSuffix(name, "-s3alias") && !strings.HasSuffix(name, "-ext-s3alias")
-}
-
-func validAccessPointArn(arn string) bool {
-	m := accessPointArn.FindStringSubmatch(arn)
-	return m != nil && validAccessPointName(m[1])
 }
 
 func invalid(format string, args ...any) *awswire.Error {
@@ -157,29 +130,16 @@ func (h *handlers) createVault(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	if !vaultNamePattern.MatchString(name) {
-		return invalid("Invalid backup vault name: %s. It must be 2 to 50 letters, digits, hyphens or underscores.", name).
-			With("Context", name)
+	// A malformed name is refused before the body is read, as AWS does.
+	if err := backup.CheckVaultName(name); err != nil {
+		return err
 	}
 	var in createVaultBody
 	if err := c.DecodeBody(&in); err != nil {
 		return err
 	}
-	if err := checkTags("BackupVaultTags", in.BackupVaultTags); err != nil {
-		return err
-	}
-	keyArn := deref(in.EncryptionKeyArn)
-	if in.EncryptionKeyArn != nil {
-		if a, ok := awswire.ParseARN(keyArn); !ok || a.Service != "kms" {
-			return invalid("Invalid EncryptionKeyArn: %s", keyArn)
-		}
-	}
-	creatorID := deref(in.CreatorRequestID)
-	if in.CreatorRequestID != nil && !creatorIDPattern.MatchString(creatorID) {
-		return invalid("Invalid CreatorRequestId: it must be 1 to 50 letters, digits or '-_.' characters")
-	}
 	v, err := h.svc.CreateVault(c.Scope, backup.CreateVaultInput{
-		Name: name, EncryptionKeyArn: keyArn, CreatorRequestID: creatorID, Tags: in.BackupVaultTags,
+		Name: name, EncryptionKeyArn: in.EncryptionKeyArn, CreatorRequestID: in.CreatorRequestID, Tags: in.BackupVaultTags,
 	})
 	if err != nil {
 		return err
@@ -242,45 +202,27 @@ func (h *handlers) listVaults(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	var vaults []*backup.Vault
+	var vaults backup.Page[backup.Vault]
 	// No vault is shared, and every vault is a standard one.
 	if !shared && (!hasType || byType == vaultType) {
-		vaults = h.svc.Vaults(c.Scope)
+		if vaults, err = h.svc.Vaults(c.Scope, page.after, page.max); err != nil {
+			return err
+		}
 	}
-	items, next := paginate(vaults, page, func(v *backup.Vault) uint64 { return v.Seq })
-	views := make([]vaultView, len(items))
-	for i, v := range items {
+	views := make([]vaultView, len(vaults.Items))
+	for i, v := range vaults.Items {
 		views[i] = viewVault(v)
 	}
 	return c.JSON(http.StatusOK, struct {
 		BackupVaultList []vaultView `json:"BackupVaultList"`
 		NextToken       string      `json:"NextToken,omitempty"`
-	}{views, next})
+	}{views, page.token(vaults.Next)})
 }
 
 // ---- tags ----
 
-func checkTags(member string, tags map[string]string) error {
-	for k, v := range tags {
-		if k == "" || len(k) > 128 {
-			return invalid("Invalid tag key in %s: keys must be 1 to 128 characters", member)
-		}
-		if len(v) > 256 {
-			return invalid("Invalid tag value for key %s in %s: values must be at most 256 characters", k, member)
-		}
-	}
-	return nil
-}
-
 func (h *handlers) resourceArn(c *restjson.Call) (string, error) {
-	arn, err := label(c, "resourceArn", "ResourceArn")
-	if err != nil {
-		return "", err
-	}
-	if _, ok := awswire.ParseARN(arn); !ok {
-		return "", invalid("Invalid ARN: %s", arn).With("Context", arn)
-	}
-	return arn, nil
+	return label(c, "resourceArn", "ResourceArn")
 }
 
 func (h *handlers) tagResource(c *restjson.Call) error {
@@ -296,9 +238,6 @@ func (h *handlers) tagResource(c *restjson.Call) error {
 	}
 	if in.Tags == nil {
 		return missing("Tags")
-	}
-	if err := checkTags("Tags", in.Tags); err != nil {
-		return err
 	}
 	if err := h.svc.Tag(arn, in.Tags); err != nil {
 		return err
@@ -346,11 +285,4 @@ func (h *handlers) listTags(c *restjson.Call) error {
 		NextToken string            `json:"NextToken,omitempty"`
 		Tags      map[string]string `json:"Tags"`
 	}{next, out})
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }

@@ -2,7 +2,6 @@ package backuphttp
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
@@ -35,32 +34,12 @@ func readPage(c *restjson.Call, maxName, tokenName string, limit int) (page, err
 	return p, nil
 }
 
-// paginate returns the page of items (sorted by seq) after p's token, and
-// the token of the next page ("" on the last).
-func paginate[T any](items []T, p page, seq func(T) uint64) ([]T, string) {
-	start := 0
-	if p.after != "" {
-		after, err := strconv.ParseUint(p.after, 10, 64)
-		if err != nil {
-			return nil, ""
-		}
-		start, _ = slices.BinarySearchFunc(items, after+1, func(it T, target uint64) int {
-			s := seq(it)
-			switch {
-			case s < target:
-				return -1
-			case s > target:
-				return 1
-			}
-			return 0
-		})
+// token encodes the next page's token ("" on the last page).
+func (p page) token(next string) string {
+	if next == "" {
+		return ""
 	}
-	items = items[start:]
-	if len(items) <= p.max {
-		return items, ""
-	}
-	items = items[:p.max]
-	return items, awswire.EncodeToken(strconv.FormatUint(seq(items[len(items)-1]), 10))
+	return awswire.EncodeToken(next)
 }
 
 // paginateTags returns the page of tags, in key order, after p's token.

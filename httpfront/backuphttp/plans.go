@@ -18,147 +18,39 @@ type planInput struct {
 	} `json:"AdvancedBackupSettings"`
 }
 
-// Defaults AWS fills into a rule that does not set them.
-const (
-	defaultSchedule         = "cron(0 5 ? * * *)"
-	defaultStartWindow      = 480   // 8 hours
-	defaultCompletionWindow = 10080 // 7 days
-	defaultTimezone         = "Etc/UTC"
-	maxWindowMinutes        = 52_560_000 // 100 years
-	minStartWindowMinutes   = 60
-)
-
-var (
-	malwareScanners = map[string]bool{"GUARDDUTY": true}
-	scanModes       = map[string]bool{"FULL_SCAN": true, "INCREMENTAL_SCAN": true}
-)
-
-// checkPlan validates a BackupPlanInput against the model and AWS's
-// documented rules, and returns the document to store, with defaults.
-func checkPlan(in *planInput) (backup.PlanDocument, error) {
+// checkPlan checks that a BackupPlanInput has the members the model
+// requires, and returns what the domain checks next: the document and the
+// AdvancedBackupSettings' resource types (which are then dropped).
+func checkPlan(in *planInput) (backup.PlanDocument, []string, error) {
 	if in == nil {
-		return backup.PlanDocument{}, missing("BackupPlan")
+		return backup.PlanDocument{}, nil, missing("BackupPlan")
 	}
 	doc := in.PlanDocument
-	if doc.BackupPlanName == "" {
-		return doc, missing("BackupPlan.BackupPlanName")
+	switch {
+	case doc.BackupPlanName == "":
+		return doc, nil, missing("BackupPlan.BackupPlanName")
+	case doc.Rules == nil:
+		return doc, nil, missing("BackupPlan.Rules")
 	}
-	if !planNamePattern.MatchString(doc.BackupPlanName) {
-		return doc, invalid("Invalid BackupPlanName: %s. It must be 1 to 50 letters, digits or '-_.' characters.", doc.BackupPlanName)
-	}
-	if doc.Rules == nil {
-		return doc, missing("BackupPlan.Rules")
-	}
-	if len(doc.Rules) == 0 {
-		return doc, invalid("A backup plan must contain at least one rule")
-	}
-	for _, s := range in.AdvancedBackupSettings {
-		if s.ResourceType != "" && !resourceTypePattern.MatchString(s.ResourceType) {
-			return doc, invalid("Invalid AdvancedBackupSettings ResourceType: %s", s.ResourceType)
-		}
-	}
-	for _, s := range doc.ScanSettings {
-		if s.MalwareScanner != "" && !malwareScanners[s.MalwareScanner] {
-			return doc, invalid("Invalid MalwareScanner: %s. Valid values: GUARDDUTY", s.MalwareScanner)
-		}
-	}
-	seen := make(map[string]bool, len(doc.Rules))
-	rules := make([]backup.Rule, len(doc.Rules))
-	for i, r := range doc.Rules {
-		if r.RuleName == "" {
-			return doc, missing("BackupPlan.Rules.RuleName")
-		}
-		if !ruleNamePattern.MatchString(r.RuleName) {
-			return doc, invalid("Invalid RuleName: %s. It must be 1 to 50 letters, digits or '-_.' characters.", r.RuleName)
-		}
-		if seen[r.RuleName] {
-			return doc, invalid("Rule names must be unique within a backup plan: %s", r.RuleName)
-		}
-		seen[r.RuleName] = true
-		if r.TargetBackupVaultName == "" {
-			return doc, missing("BackupPlan.Rules.TargetBackupVaultName")
-		}
-		if !vaultNamePattern.MatchString(r.TargetBackupVaultName) {
-			return doc, invalid("Invalid TargetBackupVaultName: %s", r.TargetBackupVaultName)
-		}
-		if r.TargetLogicallyAirGappedBackupVaultArn != "" {
-			if _, ok := awswire.ParseARN(r.TargetLogicallyAirGappedBackupVaultArn); !ok {
-				return doc, invalid("Invalid TargetLogicallyAirGappedBackupVaultArn: %s", r.TargetLogicallyAirGappedBackupVaultArn)
-			}
-		}
-		if w := r.StartWindowMinutes; w != nil && (*w < minStartWindowMinutes || *w > maxWindowMinutes) {
-			return doc, invalid("StartWindowMinutes must be between %d and %d minutes", minStartWindowMinutes, maxWindowMinutes)
-		}
-		if w := r.CompletionWindowMinutes; w != nil && (*w < 1 || *w > maxWindowMinutes) {
-			return doc, invalid("CompletionWindowMinutes must be between 1 and %d minutes", maxWindowMinutes)
-		}
-		if err := checkLifecycle(r.Lifecycle); err != nil {
-			return doc, err
-		}
-		if err := checkTags("RecoveryPointTags", r.RecoveryPointTags); err != nil {
-			return doc, err
+	for _, r := range doc.Rules {
+		switch {
+		case r.RuleName == "":
+			return doc, nil, missing("BackupPlan.Rules.RuleName")
+		case r.TargetBackupVaultName == "":
+			return doc, nil, missing("BackupPlan.Rules.TargetBackupVaultName")
 		}
 		for _, ca := range r.CopyActions {
 			if ca.DestinationBackupVaultArn == "" {
-				return doc, missing("BackupPlan.Rules.CopyActions.DestinationBackupVaultArn")
-			}
-			if _, ok := awswire.ParseARN(ca.DestinationBackupVaultArn); !ok {
-				return doc, invalid("Invalid DestinationBackupVaultArn: %s", ca.DestinationBackupVaultArn)
-			}
-			if err := checkLifecycle(ca.Lifecycle); err != nil {
-				return doc, err
+				return doc, nil, missing("BackupPlan.Rules.CopyActions.DestinationBackupVaultArn")
 			}
 		}
-		if len(r.IndexActions) > 1 {
-			return doc, invalid("A backup rule can have at most one IndexAction")
-		}
-		for _, sa := range r.ScanActions {
-			if sa.MalwareScanner != "" && !malwareScanners[sa.MalwareScanner] {
-				return doc, invalid("Invalid MalwareScanner: %s. Valid values: GUARDDUTY", sa.MalwareScanner)
-			}
-			if sa.ScanMode != "" && !scanModes[sa.ScanMode] {
-				return doc, invalid("Invalid ScanMode: %s. Valid values: FULL_SCAN, INCREMENTAL_SCAN", sa.ScanMode)
-			}
-		}
-		r.RuleID = "" // assigned by the service
-		if r.ScheduleExpression == "" {
-			r.ScheduleExpression = defaultSchedule
-		}
-		if r.StartWindowMinutes == nil {
-			r.StartWindowMinutes = ptr(int64(defaultStartWindow))
-		}
-		if r.CompletionWindowMinutes == nil {
-			r.CompletionWindowMinutes = ptr(int64(defaultCompletionWindow))
-		}
-		if r.ScheduleExpressionTimezone == "" {
-			r.ScheduleExpressionTimezone = defaultTimezone
-		}
-		rules[i] = r
 	}
-	doc.Rules = rules
-	return doc, nil
+	types := make([]string, len(in.AdvancedBackupSettings))
+	for i, s := range in.AdvancedBackupSettings {
+		types[i] = s.ResourceType
+	}
+	return doc, types, nil
 }
-
-func checkLifecycle(l *backup.Lifecycle) error {
-	if l == nil {
-		return nil
-	}
-	if l.DeleteAfterEvent != "" {
-		return invalid("DeleteAfterEvent is not valid as an input")
-	}
-	if d := l.DeleteAfterDays; d != nil && *d < 1 {
-		return invalid("DeleteAfterDays must be at least 1")
-	}
-	if c := l.MoveToColdStorageAfterDays; c != nil && *c < 1 {
-		return invalid("MoveToColdStorageAfterDays must be at least 1")
-	}
-	if c, d := l.MoveToColdStorageAfterDays, l.DeleteAfterDays; c != nil && d != nil && *d < *c+90 {
-		return invalid("DeleteAfterDays must be at least 90 days greater than MoveToColdStorageAfterDays")
-	}
-	return nil
-}
-
-func ptr[T any](v T) *T { return &v }
 
 type createPlanBody struct {
 	BackupPlan       *planInput        `json:"BackupPlan"`
@@ -180,18 +72,12 @@ func (h *handlers) createPlan(c *restjson.Call) error {
 	if err := c.DecodeBody(&in); err != nil {
 		return err
 	}
-	doc, err := checkPlan(in.BackupPlan)
+	doc, types, err := checkPlan(in.BackupPlan)
 	if err != nil {
 		return err
 	}
-	if err := checkTags("BackupPlanTags", in.BackupPlanTags); err != nil {
-		return err
-	}
-	creatorID := deref(in.CreatorRequestID)
-	if in.CreatorRequestID != nil && !creatorIDPattern.MatchString(creatorID) {
-		return invalid("Invalid CreatorRequestId: it must be 1 to 50 letters, digits or '-_.' characters")
-	}
-	p, err := h.svc.CreatePlan(c.Scope, backup.CreatePlanInput{Document: doc, CreatorRequestID: creatorID, Tags: in.BackupPlanTags})
+	p, err := h.svc.CreatePlan(c.Scope, backup.CreatePlanInput{Document: doc, AdvancedResourceTypes: types,
+		CreatorRequestID: in.CreatorRequestID, Tags: in.BackupPlanTags})
 	if err != nil {
 		return err
 	}
@@ -209,11 +95,11 @@ func (h *handlers) updatePlan(c *restjson.Call) error {
 	if err := c.DecodeBody(&in); err != nil {
 		return err
 	}
-	doc, err := checkPlan(in.BackupPlan)
+	doc, types, err := checkPlan(in.BackupPlan)
 	if err != nil {
 		return err
 	}
-	p, err := h.svc.UpdatePlan(c.Scope, id, doc)
+	p, err := h.svc.UpdatePlan(c.Scope, id, backup.UpdatePlanInput{Document: doc, AdvancedResourceTypes: types})
 	if err != nil {
 		return err
 	}
@@ -303,13 +189,16 @@ func (h *handlers) listPlans(c *restjson.Call) error {
 	if _, _, err := c.QueryBool("includeDeleted"); err != nil {
 		return err
 	}
-	items, next := paginate(h.svc.Plans(c.Scope), page, func(p *backup.Plan) uint64 { return p.Seq })
-	out := make([]planListMember, len(items))
-	for i, p := range items {
+	plans, err := h.svc.Plans(c.Scope, page.after, page.max)
+	if err != nil {
+		return err
+	}
+	out := make([]planListMember, len(plans.Items))
+	for i, p := range plans.Items {
 		out[i] = planListMember{p.ARN, p.ID, awswire.Epoch(p.Created), p.VersionID, p.Document.BackupPlanName, p.CreatorRequestID}
 	}
 	return c.JSON(http.StatusOK, struct {
 		NextToken       string           `json:"NextToken,omitempty"`
 		BackupPlansList []planListMember `json:"BackupPlansList"`
-	}{next, out})
+	}{page.token(plans.Next), out})
 }
