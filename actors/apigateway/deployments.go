@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/pmap"
 )
@@ -476,17 +477,23 @@ func (s *Service) CreateStage(sc awswire.Scope, apiID string, in CreateStageInpu
 // base path mappings hold to it (outside the API's owner, which must not
 // wait on others).
 func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
+	// The owner tells the usage plans and domains that refer to the stage
+	// once its deletion is durable; DeleteStage returns when they have
+	// dropped the references.
+	var pending []actors.Pending
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (bool, error) {
 		if _, ok := t.State().Stages.Get(name); !ok {
 			return false, stageNotFound()
 		}
 		t.DeleteStage(name)
+		d := s.scopes.Get(sc)
+		t.After(func() { pending = s.tellStageGone(sc, d, apiID, name) })
 		return true, nil
 	})
 	if err != nil {
 		return err
 	}
-	s.forgetStage(sc, apiID, name)
+	s.settle(pending)
 	return nil
 }
 

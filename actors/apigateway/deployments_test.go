@@ -1,26 +1,16 @@
 package apigateway
 
 import (
-	"log/slog"
 	"testing"
-	"time"
 
-	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/actors/actorstest"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/awswire/awswiretest"
 	"github.com/cloudemu/emulator/pmap"
 	"github.com/cloudemu/emulator/store"
 )
 
 var depScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
-
-// depService starts a service on st in a fresh actor system.
-func depService(t *testing.T, st store.Store) *Service {
-	t.Helper()
-	log := slog.New(slog.DiscardHandler)
-	sys := actors.NewSystem(log, 5*time.Second)
-	t.Cleanup(sys.Shutdown)
-	return New(sys, st, time.Now, log)
-}
 
 // depAPI creates an API whose root has GET, with a MOCK integration when
 // integrated.
@@ -53,16 +43,8 @@ func depSetRootMethod(t *testing.T, s *Service, apiID string, m *Method) {
 	}
 }
 
-func depWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	we, ok := err.(*awswire.Error)
-	if !ok || we.Code != code || we.Message != msg {
-		t.Fatalf("want %s %q, got %#v", code, msg, err)
-	}
-}
-
 func TestDeploymentFreezesConfiguration(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	apiID := depAPI(t, s, true)
 	d, err := s.CreateDeployment(depScope, apiID, CreateDeploymentInput{StageName: depStr("dev")})
 	if err != nil {
@@ -101,7 +83,7 @@ func TestDeploymentFreezesConfiguration(t *testing.T) {
 }
 
 func TestDeploymentRefusals(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	bare, err := s.CreateRestAPI(depScope, API{Name: "bare"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +98,7 @@ func TestDeploymentRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.CreateDeployment(depScope, tc.api, CreateDeploymentInput{})
-			depWantErr(t, err, tc.code, tc.msg)
+			awswiretest.WantError(t, err, tc.code, tc.msg)
 			if api, ok := s.API(depScope, tc.api); ok && api.Deployments.Len() != 0 {
 				t.Fatal("a refused deployment was kept")
 			}
@@ -130,7 +112,7 @@ func TestDeploymentsPersist(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := depService(t, st)
+	s := testService(t, actorstest.WithStore(st))
 	apiID := depAPI(t, s, true)
 	d, err := s.CreateDeployment(depScope, apiID, CreateDeploymentInput{StageName: depStr("prod"), Description: "v1",
 		Variables: map[string]string{"v": "1"}})
@@ -152,7 +134,7 @@ func TestDeploymentsPersist(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st2.Close() })
-	s2 := depService(t, st2)
+	s2 := testService(t, actorstest.WithStore(st2))
 	if err := st2.Load(s2.Restore); err != nil {
 		t.Fatal(err)
 	}

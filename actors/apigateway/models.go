@@ -1,8 +1,6 @@
 package apigateway
 
 import (
-	"errors"
-	"fmt"
 	"maps"
 	"mime"
 	"regexp"
@@ -22,77 +20,10 @@ import (
 
 // ---- shared by the four kinds ----
 
-// modelsCheck collects model-level errors (ValidationException) as
-// Validation does, with the "must not be null" constraint of required
-// members that Validation lacks.
-type modelsCheck struct{ errs []string }
-
-func (v *modelsCheck) notNull(member string, present bool) {
-	if !present {
-		v.errs = append(v.errs, fmt.Sprintf(
-			"Value null at '%s' failed to satisfy constraint: Member must not be null", member))
-	}
-}
-
-func (v *modelsCheck) enum(member, value string, set ...string) {
-	if !slices.Contains(set, value) {
-		v.errs = append(v.errs, fmt.Sprintf(
-			"Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]",
-			value, member, strings.Join(set, ", ")))
-	}
-}
-
-func (v *modelsCheck) pattern(member, value string, re *regexp.Regexp, text string) {
-	if !re.MatchString(value) {
-		v.errs = append(v.errs, fmt.Sprintf(
-			"Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: %s",
-			value, member, text))
-	}
-}
-
-func (v *modelsCheck) patchOps(input string, ops []PatchOp) {
-	for i, o := range ops {
-		switch o.Op {
-		case "add", "remove", "replace", "move", "copy", "test":
-		default:
-			v.errs = append(v.errs, fmt.Sprintf(
-				"Value '%s' at '%s.patchOperations.%d.member.op' failed to satisfy constraint: Member must satisfy enum value set: %s",
-				o.Op, input, i+1, patchOpEnum))
-		}
-	}
-}
-
-func (v *modelsCheck) err() error {
-	switch len(v.errs) {
-	case 0:
-		return nil
-	case 1:
-		return awswire.New(awswire.APIGateway, awswire.CodeValidation, "1 validation error detected: "+v.errs[0])
-	}
-	return awswire.New(awswire.APIGateway, awswire.CodeValidation,
-		fmt.Sprintf("%d validation errors detected: %s", len(v.errs), strings.Join(v.errs, "; ")))
-}
-
-// modelsIsAPINotFound reports whether err is APINotFound's error.
-func modelsIsAPINotFound(err error) bool {
-	var we *awswire.Error
-	return errors.As(err, &we) && we.Code == awswire.CodeNotFound &&
-		strings.HasPrefix(we.Message, "Invalid API identifier specified ")
-}
-
 // modelsMutate is Mutate for operations on one item of an API: AWS reports a
 // missing API as the item missing (gone), not as the API missing.
 func modelsMutate[R any](s *Service, sc awswire.Scope, apiID string, gone *awswire.Error, fn func(t *Tx) (R, error)) (R, error) {
-	var zero R
-	if _, ok := s.API(sc, apiID); !ok {
-		return zero, gone
-	}
-	r, err := Mutate(s, sc, apiID, fn)
-	if err != nil && modelsIsAPINotFound(err) {
-		// The API went away after the check.
-		return zero, gone
-	}
-	return r, err
+	return mutateOr(s, sc, apiID, func() *awswire.Error { return gone }, fn)
 }
 
 // modelsCheckPatch is p.Check, save that an op no path of p supports is
@@ -203,10 +134,10 @@ const emptySchemaMessage = "Model schema must have at least 1 property or array 
 
 // CreateModel adds a model to API apiID.
 func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*Model, error) {
-	var v modelsCheck
-	v.notNull("createModelInput.name", in.Name != nil)
-	v.notNull("createModelInput.contentType", in.ContentType != nil)
-	if err := v.err(); err != nil {
+	var v Validation
+	v.NotNull("createModelInput.name", in.Name != nil)
+	v.NotNull("createModelInput.contentType", in.ContentType != nil)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	m := Model{Name: *in.Name, ContentType: *in.ContentType,
@@ -330,9 +261,9 @@ var modelPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 
 // UpdateModel applies patch operations to a model.
 func (s *Service) UpdateModel(sc awswire.Scope, apiID, name string, ops []PatchOp) (*Model, error) {
-	var v modelsCheck
-	v.patchOps("updateModelInput", ops)
-	if err := v.err(); err != nil {
+	var v Validation
+	v.PatchOps("updateModelInput", ops)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	if err := modelsCheckPatch(modelPatch, ops); err != nil {
@@ -564,13 +495,13 @@ func authorizerIDTaken(st *RestAPI) func(string) bool {
 // CreateAuthorizer adds an authorizer to API apiID. As on AWS, the
 // authorizer is validated before the API's existence (AU-01).
 func (s *Service) CreateAuthorizer(sc awswire.Scope, apiID string, in AuthorizerInput) (*Authorizer, error) {
-	var v modelsCheck
-	v.notNull("createAuthorizerInput.name", in.Name != nil)
-	v.notNull("createAuthorizerInput.type", in.Type != nil)
+	var v Validation
+	v.NotNull("createAuthorizerInput.name", in.Name != nil)
+	v.NotNull("createAuthorizerInput.type", in.Type != nil)
 	if in.Type != nil && *in.Type != "JWT" {
-		v.enum("createAuthorizerInput.type", *in.Type, authorizerTypes...)
+		v.Enum("createAuthorizerInput.type", *in.Type, authorizerTypes...)
 	}
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	a := Authorizer{
@@ -641,9 +572,9 @@ var authorizerPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 // UpdateAuthorizer applies patch operations to an authorizer, which must
 // still be valid afterwards.
 func (s *Service) UpdateAuthorizer(sc awswire.Scope, apiID, id string, ops []PatchOp) (*Authorizer, error) {
-	var v modelsCheck
-	v.patchOps("updateAuthorizerInput", ops)
-	if err := v.err(); err != nil {
+	var v Validation
+	v.PatchOps("updateAuthorizerInput", ops)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	if err := modelsCheckPatch(authorizerPatch, ops); err != nil {
@@ -827,9 +758,9 @@ var validatorPatch = Patchable{Style: ListPaths, Rules: []PatchRule{
 
 // UpdateRequestValidator applies patch operations to a request validator.
 func (s *Service) UpdateRequestValidator(sc awswire.Scope, apiID, id string, ops []PatchOp) (*RequestValidator, error) {
-	var v modelsCheck
-	v.patchOps("updateRequestValidatorInput", ops)
-	if err := v.err(); err != nil {
+	var v Validation
+	v.PatchOps("updateRequestValidatorInput", ops)
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	if err := modelsCheckPatch(validatorPatch, ops); err != nil {
@@ -988,15 +919,15 @@ func EffectiveGatewayResponse(c *Config, responseType string) *GatewayResponse {
 // checkGatewayType reports an unknown response type as AWS does: a
 // ValidationException on the bare URI member (GR-06..09), after whatever
 // errors errs holds already.
-func checkGatewayType(v *modelsCheck, t string) {
-	v.enum("responseType", t, GatewayResponseTypes...)
+func checkGatewayType(v *Validation, t string) {
+	v.Enum("responseType", t, GatewayResponseTypes...)
 }
 
 // GetGatewayResponse returns the effective gateway response of a type.
 func (s *Service) GetGatewayResponse(sc awswire.Scope, apiID, responseType string) (*GatewayResponse, error) {
-	var v modelsCheck
+	var v Validation
 	checkGatewayType(&v, responseType)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	r, err := s.modelsRead(sc, apiID, APINotFound(sc, apiID))
@@ -1032,12 +963,12 @@ type GatewayResponseInput struct {
 // PutGatewayResponse replaces the gateway response of a type: what the
 // request omits takes the type's default (B.9).
 func (s *Service) PutGatewayResponse(sc awswire.Scope, apiID, responseType string, in GatewayResponseInput) (*GatewayResponse, error) {
-	var v modelsCheck
+	var v Validation
 	if in.StatusCode != nil {
-		v.pattern("putGatewayResponseInput.statusCode", *in.StatusCode, StatusCodePattern, StatusCodePatternText)
+		v.Pattern("putGatewayResponseInput.statusCode", *in.StatusCode, StatusCodePattern, StatusCodePatternText)
 	}
 	checkGatewayType(&v, responseType)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	g := DefaultGatewayResponse(responseType)
@@ -1095,10 +1026,10 @@ func gatewayPatchOK(o PatchOp) bool {
 // of a type, starting from the effective one when it was never put: the
 // result is put (B.9).
 func (s *Service) UpdateGatewayResponse(sc awswire.Scope, apiID, responseType string, ops []PatchOp) (*GatewayResponse, error) {
-	var v modelsCheck
-	v.patchOps("updateGatewayResponseInput", ops)
+	var v Validation
+	v.PatchOps("updateGatewayResponseInput", ops)
 	checkGatewayType(&v, responseType)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return nil, err
 	}
 	for _, o := range ops {
@@ -1169,9 +1100,9 @@ func patchGatewayResponse(g *GatewayResponse, o PatchOp) error {
 // DeleteGatewayResponse removes the customisation of a type, which answers
 // its default again.
 func (s *Service) DeleteGatewayResponse(sc awswire.Scope, apiID, responseType string) error {
-	var v modelsCheck
+	var v Validation
 	checkGatewayType(&v, responseType)
-	if err := v.err(); err != nil {
+	if err := v.Err(); err != nil {
 		return err
 	}
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {

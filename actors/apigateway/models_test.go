@@ -1,28 +1,16 @@
 package apigateway
 
 import (
-	"log/slog"
 	"regexp"
 	"testing"
-	"time"
 
-	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/awswire/awswiretest"
 	"github.com/cloudemu/emulator/modelschema"
 	"github.com/cloudemu/emulator/pmap"
-	"github.com/cloudemu/emulator/store"
 )
 
 var mdlScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
-
-// mdlService starts a service in a fresh actor system, in memory.
-func mdlService(t *testing.T) *Service {
-	t.Helper()
-	log := slog.New(slog.DiscardHandler)
-	sys := actors.NewSystem(log, 5*time.Second)
-	t.Cleanup(sys.Shutdown)
-	return New(sys, store.NewMemory(), time.Now, log)
-}
 
 // mdlAPI creates an API with the default models, as CreateRestApi does.
 func mdlAPI(t *testing.T, s *Service) *RestAPI {
@@ -67,18 +55,10 @@ func mdlPutMethod(t *testing.T, s *Service, apiID, path string, m *Method) {
 	}
 }
 
-func mdlWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	we, ok := err.(*awswire.Error)
-	if !ok || we.Code != code || we.Message != msg {
-		t.Fatalf("want %s %q, got %#v", code, msg, err)
-	}
-}
-
 var mdlIDRe = regexp.MustCompile(`^[a-z0-9]{6}$`)
 
 func TestDefaultModels(t *testing.T) {
-	s := mdlService(t)
+	s := testService(t)
 	r := mdlAPI(t, s)
 	ms, err := s.Models(mdlScope, r.API.ID)
 	if err != nil || len(ms) != 2 {
@@ -118,7 +98,7 @@ func TestDefaultModels(t *testing.T) {
 }
 
 func TestDeleteReferenced(t *testing.T) {
-	s := mdlService(t)
+	s := testService(t)
 	r := mdlAPI(t, s)
 	id := r.API.ID
 	m, err := s.CreateModel(mdlScope, id, ModelInput{Name: mdlPtr("MySchema"), ContentType: mdlPtr("application/json"),
@@ -138,25 +118,25 @@ func TestDeleteReferenced(t *testing.T) {
 	}
 	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "CUSTOM", AuthorizerID: auth.ID,
 		RequestValidatorID: v.ID, RequestModels: map[string]string{"application/json": m.Name}})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
-	mdlWantErr(t, s.DeleteAuthorizer(mdlScope, id, auth.ID), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteAuthorizer(mdlScope, id, auth.ID), awswire.CodeConflict,
 		"Cannot delete authorizer, is referenced in method: ANY//")
-	mdlWantErr(t, s.DeleteRequestValidator(mdlScope, id, v.ID), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteRequestValidator(mdlScope, id, v.ID), awswire.CodeConflict,
 		"Cannot delete request validator, is referenced in method: ANY//")
 
 	// With two users AWS names one; this package names the deeper path (MD-03).
 	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
 		RequestModels: map[string]string{"application/json": m.Name}})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: /test/ANY")
 
 	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
 		MethodResponses: map[string]*MethodResponse{"200": {StatusCode: "200", ResponseModels: map[string]string{"application/json": m.Name}}}})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
 	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
-	mdlWantErr(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method response: /test/ANY")
 
 	// Once no method uses them, they go.

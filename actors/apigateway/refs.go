@@ -75,14 +75,6 @@ func (s *Service) tellStageGone(sc awswire.Scope, d *dirs, apiID, stage string) 
 	return out
 }
 
-// forgetStage tells the owners that refer to a stage of an API (any stage
-// when stage is "") that it is gone, and waits for them.
-func (s *Service) forgetStage(sc awswire.Scope, apiID, stage string) {
-	if d, ok := s.scopes.Lookup(sc); ok {
-		s.settle(s.tellStageGone(sc, d, apiID, stage))
-	}
-}
-
 // reconcile drops the references a crash between a delete and its fan-out
 // left behind: usage plans' stages and base path mappings naming an API
 // or stage that is gone, and plans' links to API keys that are gone. Each

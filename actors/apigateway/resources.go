@@ -1,7 +1,6 @@
 package apigateway
 
 import (
-	"errors"
 	"maps"
 	"regexp"
 	"slices"
@@ -127,22 +126,7 @@ func (s *Service) FindIntegrationResponse(sc awswire.Scope, apiID, resID, httpMe
 // mutateTree runs fn on API apiID. Everything under a resource reports a
 // missing API as a missing resource, as AWS does.
 func mutateTree[R any](s *Service, sc awswire.Scope, apiID string, fn func(t *Tx) (R, error)) (R, error) {
-	var zero R
-	if _, ok := s.API(sc, apiID); !ok {
-		return zero, notFound(resMsgResourceNotFound)
-	}
-	r, err := Mutate(s, sc, apiID, fn)
-	if err != nil && resIsAPINotFound(err) {
-		// Deleted meanwhile.
-		return zero, notFound(resMsgResourceNotFound)
-	}
-	return r, err
-}
-
-func resIsAPINotFound(err error) bool {
-	var we *awswire.Error
-	return errors.As(err, &we) && we.Code == awswire.CodeNotFound &&
-		strings.HasPrefix(we.Message, "Invalid API identifier specified")
+	return mutateOr(s, sc, apiID, func() *awswire.Error { return notFound(resMsgResourceNotFound) }, fn)
 }
 
 func resCheckStatusCode(status string) error {

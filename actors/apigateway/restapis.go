@@ -1,9 +1,12 @@
 package apigateway
 
 import (
+	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cloudemu/emulator/awswire"
 )
@@ -58,13 +61,16 @@ func (s *Service) UpdateRestAPI(sc awswire.Scope, id string, ops []PatchOp) (*Re
 func patchRestAPI(a *API, o PatchOp) error {
 	switch {
 	case o.Path == "/name":
-		if o.Val() == "" {
-			return BadRequest("Invalid REST API name specified")
+		if err := checkAPIName(o.Val()); err != nil {
+			return err
 		}
 		a.Name = o.Val()
 	case o.Path == "/description":
 		a.Description = o.Val()
 	case o.Path == "/policy":
+		if err := checkPolicy(o.Val()); err != nil {
+			return err
+		}
 		a.Policy = o.Val()
 	case o.Path == "/version":
 		a.Version = o.Val()
@@ -125,6 +131,153 @@ func patchRestAPI(a *API, o PatchOp) error {
 }
 
 var endpointTypes = map[string]bool{"EDGE": true, "REGIONAL": true, "PRIVATE": true}
+
+// Limits on a REST API's members. AWS documents the policy's; the name's is
+// this emulator's (AWS publishes none, and its console refuses names past
+// 1024 characters): without one a client could store megabytes in a name.
+const (
+	maxAPINameLength = 1024
+	maxPolicyLength  = 8192
+	maxDescription   = 4096
+)
+
+// checkAPIName refuses an empty name, one longer than the limit, and one
+// with control characters (NUL included), in AWS's words.
+func checkAPIName(name string) error {
+	if name == "" || utf8.RuneCountInString(name) > maxAPINameLength || hasControl(name) {
+		return BadRequest("Invalid REST API name specified")
+	}
+	return nil
+}
+
+func checkPolicy(p string) error {
+	if utf8.RuneCountInString(p) > maxPolicyLength {
+		return BadRequest("Invalid policy document specified: the policy must be at most %d characters", maxPolicyLength)
+	}
+	return nil
+}
+
+// hasControl reports whether s holds a control character.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
+}
+
+// RestAPIInput is a CreateRestApi request; a nil member was absent.
+type RestAPIInput struct {
+	Name                      *string                `json:"name"`
+	Description               *string                `json:"description"`
+	Version                   string                 `json:"version"`
+	CloneFrom                 string                 `json:"cloneFrom"`
+	BinaryMediaTypes          []string               `json:"binaryMediaTypes"`
+	MinimumCompressionSize    *int64                 `json:"minimumCompressionSize"`
+	APIKeySource              string                 `json:"apiKeySource"`
+	EndpointConfiguration     *EndpointConfiguration `json:"endpointConfiguration"`
+	Policy                    string                 `json:"policy"`
+	Tags                      map[string]string      `json:"tags"`
+	DisableExecuteAPIEndpoint bool                   `json:"disableExecuteApiEndpoint"`
+}
+
+var customIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+
+// NewRestAPI creates a REST API as CreateRestApi does: AWS's checks in
+// AWS's order, the defaults AWS fills in, the root resource and the default
+// models, and a copy of another API's configuration with cloneFrom.
+func (s *Service) NewRestAPI(sc awswire.Scope, in RestAPIInput) (*RestAPI, error) {
+	// Model-level checks come first and are reported together.
+	var v Validation
+	if ec := in.EndpointConfiguration; ec != nil {
+		v.EnumList("createRestApiInput.endpointConfiguration.types", ec.Types, "PRIVATE", "EDGE", "REGIONAL")
+		if ec.IPAddressType != "" {
+			v.Enum("createRestApiInput.endpointConfiguration.ipAddressType", ec.IPAddressType, "ipv4", "dualstack")
+		}
+	}
+	if err := v.Err(); err != nil {
+		return nil, err
+	}
+	if in.Name == nil {
+		return nil, BadRequest("Invalid REST API name specified")
+	}
+	if err := checkAPIName(*in.Name); err != nil {
+		return nil, err
+	}
+	if d := in.Description; d != nil && *d == "" {
+		return nil, BadRequest("Description cannot be an empty string")
+	} else if d != nil && utf8.RuneCountInString(*d) > maxDescription {
+		return nil, BadRequest("Invalid description specified: it must be at most %d characters", maxDescription)
+	}
+	if err := checkPolicy(in.Policy); err != nil {
+		return nil, err
+	}
+	if err := ValidateTags(in.Tags); err != nil {
+		return nil, err
+	}
+	api := API{
+		Name:                      *in.Name,
+		Version:                   in.Version,
+		BinaryMediaTypes:          slices.Clone(in.BinaryMediaTypes),
+		APIKeySource:              "HEADER",
+		Policy:                    in.Policy,
+		Tags:                      maps.Clone(in.Tags),
+		DisableExecuteAPIEndpoint: in.DisableExecuteAPIEndpoint,
+		CreatedDate:               awswire.Epoch(s.now().UnixMilli()),
+	}
+	if in.Description != nil {
+		api.Description = *in.Description
+	}
+	switch in.APIKeySource {
+	case "":
+	case "HEADER", "AUTHORIZER":
+		api.APIKeySource = in.APIKeySource
+	default:
+		return nil, BadRequest("Invalid API Key Source specified. Valid options are HEADER,AUTHORIZER")
+	}
+	if n := in.MinimumCompressionSize; n != nil && (*n < 0 || *n > 10485760) {
+		return nil, BadRequest("Invalid minimum compression size, must be between 0 and 10485760")
+	}
+	api.MinimumCompressionSize = in.MinimumCompressionSize
+	ec := EndpointConfiguration{Types: []string{"EDGE"}}
+	if in.EndpointConfiguration != nil {
+		ec = *in.EndpointConfiguration
+		ec.Types = slices.Clone(ec.Types)
+		switch len(ec.Types) {
+		case 0:
+			return nil, BadRequest("REGIONAL Configuration and EDGE Configuration cannot be both DISABLED.")
+		case 1:
+		default:
+			return nil, BadRequest("Cannot create an api with multiple Endpoint Types.")
+		}
+	}
+	switch {
+	case ec.Types[0] == "PRIVATE" && ec.IPAddressType == "ipv4":
+		return nil, BadRequest("Only dualstack ipAddressType is supported for Private APIs.")
+	case ec.Types[0] == "PRIVATE":
+		ec.IPAddressType = "dualstack"
+	case ec.IPAddressType == "":
+		ec.IPAddressType = "ipv4"
+	}
+	api.EndpointConfiguration = &ec
+	if id, ok := in.Tags[CustomIDTag]; ok {
+		if !customIDRe.MatchString(id) {
+			return nil, BadRequest("Invalid %s tag: the id must be 1 to 128 letters, digits, '-' or '_'", CustomIDTag)
+		}
+		api.ID = id
+	}
+	var src *RestAPI
+	if in.CloneFrom != "" {
+		c, ok := s.API(sc, in.CloneFrom)
+		if !ok {
+			return nil, APINotFound(sc, in.CloneFrom)
+		}
+		src = c
+	}
+	return s.CreateRestAPI(sc, api, func(t *Tx) error {
+		DefaultModels(t)
+		if src != nil {
+			CloneConfig(t, src)
+		}
+		return nil
+	})
+}
 
 // CloneConfig copies the live configuration of API src into t, with new
 // resource ids (cloneFrom on CreateRestApi). Stages and deployments are not

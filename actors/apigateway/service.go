@@ -207,14 +207,21 @@ func (t *Tx) commit() (actors.Change[RestAPI], error) {
 // Mutate runs fn as a mutation of the REST API id and returns what fn
 // returns. If fn fails nothing changes.
 func Mutate[R any](s *Service, sc awswire.Scope, id string, fn func(t *Tx) (R, error)) (R, error) {
+	return mutateOr(s, sc, id, func() *awswire.Error { return APINotFound(sc, id) }, fn)
+}
+
+// mutateOr is Mutate whose error for a missing API (or one deleted while
+// the mutation waited) is gone: AWS reports a missing API as the missing
+// item under it for most operations on an item.
+func mutateOr[R any](s *Service, sc awswire.Scope, id string, gone func() *awswire.Error, fn func(t *Tx) (R, error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
-		return zero, APINotFound(sc, id)
+		return zero, gone()
 	}
 	e, _, ok := d.apis.Entry(id)
 	if !ok {
-		return zero, APINotFound(sc, id)
+		return zero, gone()
 	}
 	return ask[R](s, func() (any, error) {
 		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
@@ -227,7 +234,7 @@ func Mutate[R any](s *Service, sc awswire.Scope, id string, fn func(t *Tx) (R, e
 			ch.Reply = r
 			return ch, err
 		})
-	}, func() *awswire.Error { return APINotFound(sc, id) })
+	}, gone)
 }
 
 // DeleteRestAPI deletes the API and everything it owns, its tags included,

@@ -26,8 +26,7 @@ func keysDay(t *testing.T, s string) time.Time {
 // keysService starts a service whose clock reads *now.
 func keysService(t *testing.T, now *time.Time) *Service {
 	t.Helper()
-	env := actorstest.New(t)
-	return New(env.Sys, env.Store, func() time.Time { return *now }, env.Log)
+	return testService(t, actorstest.WithClock(func() time.Time { return *now }))
 }
 
 // keysAPI creates an API with the given stages, as CreateDeployment would

@@ -24,11 +24,6 @@ func benchAPI(b *testing.B, s *Service, n int) (apiID, rootID string) {
 	return r.API.ID, r.API.RootResourceID
 }
 
-func benchService(b *testing.B) *Service {
-	env := actorstest.New(b)
-	return New(env.Sys, env.Store, env.Now, env.Log)
-}
-
 // BenchmarkPutMethod alternates PutMethod and DeleteMethod on the root of
 // an API with 1 and with 1,000 resources: a write must cost what it
 // changes, not the size of the API.
@@ -36,7 +31,7 @@ func BenchmarkPutMethod(b *testing.B) {
 	none := "NONE"
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("resources=%d", n), func(b *testing.B) {
-			s := benchService(b)
+			s := testService(b)
 			apiID, root := benchAPI(b, s, n)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -56,7 +51,7 @@ func BenchmarkPutMethod(b *testing.B) {
 func BenchmarkCreateResource(b *testing.B) {
 	for _, n := range []int{0, 10000} {
 		b.Run(fmt.Sprintf("siblings=%d", n), func(b *testing.B) {
-			s := benchService(b)
+			s := testService(b)
 			apiID, root := benchAPI(b, s, n+1)
 			b.ReportAllocs()
 			i := 0

@@ -1,35 +1,15 @@
 package apigatewayv2
 
 import (
-	"log/slog"
 	"testing"
-	"time"
 
-	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
-	"github.com/cloudemu/emulator/store"
+	"github.com/cloudemu/emulator/awswire/awswiretest"
 )
 
 var apisScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
-// apisService starts a service on a memory store in a fresh actor system.
-func apisService(t *testing.T) *Service {
-	t.Helper()
-	log := slog.New(slog.DiscardHandler)
-	sys := actors.NewSystem(log, 5*time.Second)
-	t.Cleanup(sys.Shutdown)
-	return New(sys, store.NewMemory(), time.Now, log)
-}
-
 func apisStr(s string) *string { return &s }
-
-func apisWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	we, ok := err.(*awswire.Error)
-	if !ok || we.Code != code || (msg != "" && we.Message != msg) {
-		t.Fatalf("want %s %q, got %#v", code, msg, err)
-	}
-}
 
 // apisNew creates an API, failing the test on error.
 func apisNew(t *testing.T, s *Service, in APIInput) *HTTPAPI {
@@ -52,7 +32,7 @@ func apisState(t *testing.T, s *Service, id string) *HTTPAPI {
 }
 
 func TestAPIsQuickCreate(t *testing.T) {
-	s := apisService(t)
+	s := testService(t)
 	for _, tc := range []struct {
 		name, target, routeKey                string
 		wantType, wantMethod, wantFormat, key string
@@ -101,7 +81,7 @@ func TestAPIsQuickCreate(t *testing.T) {
 }
 
 func TestAPIsRouteChangeAutoDeploys(t *testing.T) {
-	s := apisService(t)
+	s := testService(t)
 	a := apisNew(t, s, APIInput{Name: apisStr("a"), ProtocolType: apisStr("HTTP"), Target: apisStr("https://example.com")})
 	first := apisState(t, s, a.API.APIID).Stages.At("$default").DeploymentID
 	var integration string
@@ -126,7 +106,7 @@ func TestAPIsRouteChangeAutoDeploys(t *testing.T) {
 }
 
 func TestAPIsUpdateQuickCreate(t *testing.T) {
-	s := apisService(t)
+	s := testService(t)
 	a := apisNew(t, s, APIInput{Name: apisStr("a"), ProtocolType: apisStr("HTTP"), Target: apisStr("https://example.com")})
 	id := a.API.APIID
 	if _, err := s.UpdateAPI(apisScope, id, APIInput{Target: apisStr("arn:aws:lambda:us-east-1:123456789012:function:f"),
@@ -145,11 +125,11 @@ func TestAPIsUpdateQuickCreate(t *testing.T) {
 		}
 	}
 	_, err := s.UpdateAPI(apisScope, id, APIInput{Target: apisStr("")})
-	apisWantErr(t, err, awswire.CodeBadRequest, apisMsgTarget)
+	awswiretest.WantError(t, err, awswire.CodeBadRequest, apisMsgTarget)
 
 	plain := apisNew(t, s, APIInput{Name: apisStr("b"), ProtocolType: apisStr("HTTP")})
 	_, err = s.UpdateAPI(apisScope, plain.API.APIID, APIInput{Target: apisStr("https://example.com")})
-	apisWantErr(t, err, awswire.CodeBadRequest, apisMsgQuickNotCreated)
+	awswiretest.WantError(t, err, awswire.CodeBadRequest, apisMsgQuickNotCreated)
 }
 
 // apisPutAuthorizer adds an authorizer as the authorizers' group would.
@@ -164,7 +144,7 @@ func apisPutAuthorizer(t *testing.T, s *Service, apiID string, a *Authorizer) {
 }
 
 func TestRoutesAuthorization(t *testing.T) {
-	s := apisService(t)
+	s := testService(t)
 	id := apisNew(t, s, APIInput{Name: apisStr("auth"), ProtocolType: apisStr("HTTP")}).API.APIID
 	apisPutAuthorizer(t, s, id, &Authorizer{AuthorizerID: "jwt111", AuthorizerType: "JWT", Name: "j"})
 	apisPutAuthorizer(t, s, id, &Authorizer{AuthorizerID: "req111", AuthorizerType: "REQUEST", Name: "r"})
@@ -197,7 +177,7 @@ func TestRoutesAuthorization(t *testing.T) {
 			in.RouteKey = key()
 			r, err := s.CreateRoute(apisScope, id, in)
 			if tc.code != "" {
-				apisWantErr(t, err, tc.code, tc.msg)
+				awswiretest.WantError(t, err, tc.code, tc.msg)
 				return
 			}
 			if err != nil {
@@ -216,7 +196,7 @@ func TestRoutesAuthorization(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = s.UpdateRoute(apisScope, id, r.RouteID, RouteInput{AuthorizerID: apisStr("jwt111")})
-	apisWantErr(t, err, awswire.CodeBadRequest, routeMsgAuthorizerOnly)
+	awswiretest.WantError(t, err, awswire.CodeBadRequest, routeMsgAuthorizerOnly)
 	up, err := s.UpdateRoute(apisScope, id, r.RouteID, RouteInput{AuthorizationType: apisStr("NONE")})
 	if err != nil || up.AuthorizerID != "" || up.AuthorizationScopes != nil || up.AuthorizationType != "NONE" {
 		t.Fatalf("detach: %v %+v", err, up)
@@ -268,9 +248,9 @@ func TestRoutesCheckKey(t *testing.T) {
 					t.Fatal(err)
 				}
 			case "format":
-				apisWantErr(t, err, awswire.CodeBadRequest, "Invalid route key specified: "+tc.key+routeMsgKeyFormat[len("Invalid route key specified: %s"):])
+				awswiretest.WantError(t, err, awswire.CodeBadRequest, "Invalid route key specified: "+tc.key+routeMsgKeyFormat[len("Invalid route key specified: %s"):])
 			default:
-				apisWantErr(t, err, awswire.CodeBadRequest, tc.msg)
+				awswiretest.WantError(t, err, awswire.CodeBadRequest, tc.msg)
 			}
 		})
 	}
@@ -303,7 +283,7 @@ func TestRoutesVarsClash(t *testing.T) {
 }
 
 func TestAPIsUpdateRedeploysOnlyOnChange(t *testing.T) {
-	s := apisService(t)
+	s := testService(t)
 	id := apisNew(t, s, APIInput{Name: apisStr("a"), ProtocolType: apisStr("HTTP"), Target: apisStr("https://example.com")}).API.APIID
 	for _, tc := range []struct {
 		name string

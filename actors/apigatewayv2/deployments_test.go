@@ -7,20 +7,13 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/actors/actorstest"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/awswire/awswiretest"
 	"github.com/cloudemu/emulator/store"
 )
 
 var depScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
-
-// depService starts a service on st in a fresh actor system.
-func depService(t *testing.T, st store.Store) *Service {
-	t.Helper()
-	log := slog.New(slog.DiscardHandler)
-	sys := actors.NewSystem(log, 5*time.Second)
-	t.Cleanup(sys.Shutdown)
-	return New(sys, st, time.Now, log)
-}
 
 // depAPI creates an API of protocol with no routes.
 func depAPI(t *testing.T, s *Service, protocol string) string {
@@ -58,20 +51,12 @@ func depAPIState(t *testing.T, s *Service, apiID string) *HTTPAPI {
 	return api
 }
 
-func depWantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	we, ok := err.(*awswire.Error)
-	if !ok || we.Code != code || (msg != "" && we.Message != msg) {
-		t.Fatalf("want %s %q, got %#v", code, msg, err)
-	}
-}
-
 func depStr(s string) *string { return &s }
 
 func depBool(b bool) *bool { return &b }
 
 func TestDeploymentFreezesConfiguration(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	apiID := depAPI(t, s, "HTTP")
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /items", Target: "integrations/aaa"})
 	d, err := s.CreateDeployment(depScope, apiID, CreateDeploymentInput{Description: depStr("first")})
@@ -113,7 +98,7 @@ func TestDeploymentFreezesConfiguration(t *testing.T) {
 }
 
 func TestDeploymentRefusals(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	httpAPI := depAPI(t, s, "HTTP")
 	wsAPI := depAPI(t, s, "WEBSOCKET")
 	for _, tc := range []struct {
@@ -132,7 +117,7 @@ func TestDeploymentRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := s.CreateDeployment(depScope, tc.apiID, tc.in)
-			depWantErr(t, err, tc.code, tc.msg)
+			awswiretest.WantError(t, err, tc.code, tc.msg)
 		})
 	}
 }
@@ -142,7 +127,7 @@ func TestDeploymentRefusals(t *testing.T) {
 // route change then deploys and re-points it, while a stage without
 // autoDeploy stays where it was.
 func TestAutoDeployFollowsRouteChanges(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	apiID := depAPI(t, s, "HTTP")
 	auto, err := s.CreateStage(depScope, apiID, StageInput{StageName: depStr("auto"), AutoDeploy: depBool(true)})
 	if err != nil {
@@ -214,7 +199,7 @@ func TestAutoDeployFollowsRouteChanges(t *testing.T) {
 }
 
 func TestAutoDeploySwitchedOnDeploys(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	apiID := depAPI(t, s, "HTTP")
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "$default"})
 
@@ -246,7 +231,7 @@ func TestAutoDeploySwitchedOnDeploys(t *testing.T) {
 
 	// With autoDeploy on, the deployment is not the client's to choose.
 	_, err = s.UpdateStage(depScope, apiID, "dev", StageInput{DeploymentID: &st.DeploymentID})
-	depWantErr(t, err, awswire.CodeBadRequest, "")
+	awswiretest.WantError(t, err, awswire.CodeBadRequest, "")
 	// Switching it off in the same request makes it the client's again.
 	if _, err := s.UpdateStage(depScope, apiID, "dev", StageInput{AutoDeploy: depBool(false), DeploymentID: &st.DeploymentID}); err != nil {
 		t.Fatal(err)
@@ -254,7 +239,7 @@ func TestAutoDeploySwitchedOnDeploys(t *testing.T) {
 }
 
 func TestDeleteDeploymentInUse(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	apiID := depAPI(t, s, "HTTP")
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /"})
 	d, err := s.CreateDeployment(depScope, apiID, CreateDeploymentInput{})
@@ -264,7 +249,7 @@ func TestDeleteDeploymentInUse(t *testing.T) {
 	if _, err := s.CreateStage(depScope, apiID, StageInput{StageName: depStr("dev"), DeploymentID: &d.DeploymentID}); err != nil {
 		t.Fatal(err)
 	}
-	depWantErr(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), awswire.CodeBadRequest,
+	awswiretest.WantError(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), awswire.CodeBadRequest,
 		"Active stages pointing to this deployment must be moved or deleted")
 	if err := s.DeleteStage(depScope, apiID, "dev"); err != nil {
 		t.Fatal(err)
@@ -272,11 +257,11 @@ func TestDeleteDeploymentInUse(t *testing.T) {
 	if err := s.DeleteDeployment(depScope, apiID, d.DeploymentID); err != nil {
 		t.Fatal(err)
 	}
-	depWantErr(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), awswire.CodeNotFound, "Invalid Deployment identifier specified")
+	awswiretest.WantError(t, s.DeleteDeployment(depScope, apiID, d.DeploymentID), awswire.CodeNotFound, "Invalid Deployment identifier specified")
 }
 
 func TestDeleteAuthorizerInUse(t *testing.T) {
-	s := depService(t, store.NewMemory())
+	s := testService(t, actorstest.WithStore(store.NewMemory()))
 	apiID := depAPI(t, s, "HTTP")
 	a, err := s.CreateAuthorizer(depScope, apiID, AuthorizerInput{Name: depStr("lambda"), AuthorizerType: depStr("REQUEST"),
 		AuthorizerURI:                  depStr("arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:000000000000:function:f/invocations"),
@@ -286,7 +271,7 @@ func TestDeleteAuthorizerInUse(t *testing.T) {
 	}
 	depPutRoute(t, s, apiID, Route{RouteID: "r2", RouteKey: "POST /pdf/generate", AuthorizationType: "CUSTOM", AuthorizerID: a.AuthorizerID})
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /pdf", AuthorizationType: "CUSTOM", AuthorizerID: a.AuthorizerID})
-	depWantErr(t, s.DeleteAuthorizer(depScope, apiID, a.AuthorizerID), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteAuthorizer(depScope, apiID, a.AuthorizerID), awswire.CodeConflict,
 		"Cannot delete authorizer 'lambda', is referenced in route: GET /pdf")
 	depPutRoute(t, s, apiID, Route{RouteID: "r1", RouteKey: "GET /pdf"})
 	depPutRoute(t, s, apiID, Route{RouteID: "r2", RouteKey: "POST /pdf/generate"})

@@ -10,8 +10,7 @@ import (
 // benchHTTPAPI creates an HTTP API with n routes.
 func benchHTTPAPI(b *testing.B, n int) (*Service, string) {
 	b.Helper()
-	env := actorstest.New(b)
-	s := New(env.Sys, env.Store, env.Now, env.Log)
+	s := testService(b)
 	name, proto := "bench", "HTTP"
 	a, err := s.NewAPI(actorstest.Scope, APIInput{Name: &name, ProtocolType: &proto})
 	if err != nil {

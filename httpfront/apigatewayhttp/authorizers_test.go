@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const (
@@ -94,15 +95,15 @@ func TestAuthorizerLifecycle(t *testing.T) {
 	// The last pool cannot go: a Cognito authorizer needs one.
 	_, err = c.UpdateAuthorizer(ctx, &apigateway.UpdateAuthorizerInput{RestApiId: &id, AuthorizerId: cog.Id,
 		PatchOperations: []types.PatchOperation{op(types.OpRemove, "/providerARNs", mdlPoolARN2)}})
-	wantErr(t, err, "BadRequestException", "ProviderARNs must be specified for COGNITO_USER_POOLS authorizers")
+	servertest.WantAPIError(t, err, "BadRequestException", "ProviderARNs must be specified for COGNITO_USER_POOLS authorizers")
 
 	if _, err := c.DeleteAuthorizer(ctx, &apigateway.DeleteAuthorizerInput{RestApiId: &id, AuthorizerId: tok.Id}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.GetAuthorizer(ctx, &apigateway.GetAuthorizerInput{RestApiId: &id, AuthorizerId: tok.Id})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 	_, err = c.DeleteAuthorizer(ctx, &apigateway.DeleteAuthorizerInput{RestApiId: &id, AuthorizerId: tok.Id})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 }
 
 func TestAuthorizerErrors(t *testing.T) {
@@ -151,7 +152,7 @@ func TestAuthorizerErrors(t *testing.T) {
 	} {
 		t.Run("case="+tc.name, func(t *testing.T) {
 			_, err := c.CreateAuthorizer(ctx, tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("case=null-members", func(t *testing.T) {
@@ -164,11 +165,11 @@ func TestAuthorizerErrors(t *testing.T) {
 	})
 
 	_, err := c.GetAuthorizers(ctx, &apigateway.GetAuthorizersInput{RestApiId: aws.String("test-fake-rest-id")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":test-fake-rest-id") // AU-02
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":test-fake-rest-id") // AU-02
 	_, err = c.GetAuthorizer(ctx, &apigateway.GetAuthorizerInput{RestApiId: aws.String("test-fake-rest-id"), AuthorizerId: aws.String("abc123")})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 	_, err = c.GetAuthorizer(ctx, &apigateway.GetAuthorizerInput{RestApiId: &id, AuthorizerId: aws.String("abc123")})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 
 	a, err := c.CreateAuthorizer(ctx, token(id, mdlLambdaURI, header))
 	if err != nil {
@@ -181,22 +182,22 @@ func TestAuthorizerErrors(t *testing.T) {
 	op := func(o types.Op, path, value string) types.PatchOperation {
 		return types.PatchOperation{Op: o, Path: aws.String(path), Value: aws.String(value)}
 	}
-	wantErr(t, upd(op(types.OpReplace, "/nope", "x")), "BadRequestException",
+	servertest.WantAPIError(t, upd(op(types.OpReplace, "/nope", "x")), "BadRequestException",
 		"Invalid patch path  '/nope' specified for op 'replace'. Must be one of: [/name, /type, /authType, /authorizerUri, /authorizerCredentials, /identitySource, /identityValidationExpression, /authorizerResultTtlInSeconds]")
-	wantErr(t, upd(op(types.OpAdd, "/name", "x")), "BadRequestException",
+	servertest.WantAPIError(t, upd(op(types.OpAdd, "/name", "x")), "BadRequestException",
 		"Invalid patch path  '/name' specified for op 'add'. Please choose supported operations")
-	wantErr(t, upd(op(types.OpReplace, "/authorizerResultTtlInSeconds", "soon")), "BadRequestException",
+	servertest.WantAPIError(t, upd(op(types.OpReplace, "/authorizerResultTtlInSeconds", "soon")), "BadRequestException",
 		"Authorizer result TTL must be between 0 and 3600 seconds")
-	wantErr(t, upd(op(types.OpReplace, "/type", "OAUTH")), "BadRequestException",
+	servertest.WantAPIError(t, upd(op(types.OpReplace, "/type", "OAUTH")), "BadRequestException",
 		"Invalid authorizer type specified: OAUTH. Valid options are TOKEN,REQUEST,COGNITO_USER_POOLS")
 	// A change to a type whose rules the authorizer breaks is refused.
-	wantErr(t, upd(op(types.OpReplace, "/type", "COGNITO_USER_POOLS")), "BadRequestException",
+	servertest.WantAPIError(t, upd(op(types.OpReplace, "/type", "COGNITO_USER_POOLS")), "BadRequestException",
 		"ProviderARNs must be specified for COGNITO_USER_POOLS authorizers")
-	wantErr(t, upd(op("wrong", "/name", "x")), "ValidationException",
+	servertest.WantAPIError(t, upd(op("wrong", "/name", "x")), "ValidationException",
 		"1 validation error detected: Value 'wrong' at 'updateAuthorizerInput.patchOperations.1.member.op' failed to satisfy constraint: Member must satisfy enum value set: [add, remove, move, test, replace, copy]")
 	_, err = c.UpdateAuthorizer(ctx, &apigateway.UpdateAuthorizerInput{RestApiId: aws.String("nope"), AuthorizerId: a.Id,
 		PatchOperations: []types.PatchOperation{op(types.OpReplace, "/name", "x")}})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 	got, err := c.GetAuthorizer(ctx, &apigateway.GetAuthorizerInput{RestApiId: &id, AuthorizerId: a.Id})
 	if err != nil || aws.ToString(got.Name) != "a" || got.Type != types.AuthorizerTypeToken {
 		t.Fatalf("after failed updates: %v %+v", err, got)

@@ -151,9 +151,9 @@ func TestDeploymentLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetDeployment(ctx, &apigateway.GetDeploymentInput{RestApiId: &apiID, DeploymentId: &id})
-	wantErr(t, err, "NotFoundException", "Invalid Deployment identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Deployment identifier specified")
 	_, err = c.DeleteDeployment(ctx, &apigateway.DeleteDeploymentInput{RestApiId: &apiID, DeploymentId: &id})
-	wantErr(t, err, "NotFoundException", "Invalid Deployment identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Deployment identifier specified")
 }
 
 func TestDeploymentWithStage(t *testing.T) {
@@ -175,7 +175,7 @@ func TestDeploymentWithStage(t *testing.T) {
 	}
 	// Deleting a deployment a stage points at is refused.
 	_, err = c.DeleteDeployment(ctx, &apigateway.DeleteDeploymentInput{RestApiId: &apiID, DeploymentId: d1.Id})
-	wantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
+	servertest.WantAPIError(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
 
 	// A second deployment with the stage name re-points the stage.
 	d2, err := c.CreateDeployment(ctx, &apigateway.CreateDeploymentInput{RestApiId: &apiID, StageName: aws.String("s1")})
@@ -191,7 +191,7 @@ func TestDeploymentWithStage(t *testing.T) {
 		t.Fatalf("deployment no longer used: %v", err)
 	}
 	_, err = c.DeleteDeployment(ctx, &apigateway.DeleteDeploymentInput{RestApiId: &apiID, DeploymentId: d2.Id})
-	wantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
+	servertest.WantAPIError(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
 
 	// A canary deployment leaves the stage on its deployment, and its
 	// deployment cannot be deleted either.
@@ -208,7 +208,7 @@ func TestDeploymentWithStage(t *testing.T) {
 		t.Fatalf("stage after a canary deployment: %v %+v", err, sg)
 	}
 	_, err = c.DeleteDeployment(ctx, &apigateway.DeleteDeploymentInput{RestApiId: &apiID, DeploymentId: d3.Id})
-	wantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
+	servertest.WantAPIError(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
 
 	// Deleting the stage frees both.
 	if _, err := c.DeleteStage(ctx, &apigateway.DeleteStageInput{RestApiId: &apiID, StageName: aws.String("s1")}); err != nil {
@@ -259,7 +259,7 @@ func TestDeploymentRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateDeployment(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	// Nothing was created by the refused requests.
@@ -292,14 +292,14 @@ func TestDeploymentRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateDeployment(ctx, &apigateway.UpdateDeploymentInput{RestApiId: &apiID, DeploymentId: d.Id,
 				PatchOperations: tc.ops})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	_, err = c.UpdateDeployment(ctx, &apigateway.UpdateDeploymentInput{RestApiId: &apiID, DeploymentId: aws.String("nope00"),
 		PatchOperations: []types.PatchOperation{{Op: types.OpReplace, Path: aws.String("/description"), Value: aws.String("x")}}})
-	wantErr(t, err, "NotFoundException", "Invalid Deployment identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Deployment identifier specified")
 	_, err = c.GetDeployments(ctx, &apigateway.GetDeploymentsInput{RestApiId: aws.String("nope")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":nope")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":nope")
 
 	// Malformed input is a 4xx in AWS's shape, never a 500.
 	for _, tc := range []struct{ name, body, errType string }{
@@ -394,5 +394,5 @@ func TestDeploymentsPersist(t *testing.T) {
 	}
 	// The restored stage still holds its deployment.
 	_, err = c.DeleteDeployment(ctx, &apigateway.DeleteDeploymentInput{RestApiId: &apiID, DeploymentId: &depID})
-	wantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
+	servertest.WantAPIError(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
 }

@@ -139,7 +139,7 @@ func TestDomainNameCreate(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetDomainName(ctx, &apigateway.GetDomainNameInput{DomainName: priv.DomainName, DomainNameId: aws.String("other")})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 
 	for _, tc := range []struct {
 		name string
@@ -168,7 +168,7 @@ func TestDomainNameCreate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateDomainName(ctx, tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 }
@@ -253,7 +253,7 @@ func TestDomainNameReadUpdateDelete(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateDomainName(ctx, &apigateway.UpdateDomainNameInput{DomainName: name,
 				PatchOperations: []types.PatchOperation{tc.op}})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	// A failed update changes nothing.
@@ -263,15 +263,15 @@ func TestDomainNameReadUpdateDelete(t *testing.T) {
 	}
 	_, err = c.UpdateDomainName(ctx, &apigateway.UpdateDomainNameInput{DomainName: aws.String("none.example.com"),
 		PatchOperations: []types.PatchOperation{{Op: types.OpReplace, Path: aws.String("/securityPolicy"), Value: aws.String("TLS_1_2")}}})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 
 	if r := domainsDo(t, srv, "DELETE", "/domainnames/a.example.com", ""); r.status != 202 || len(r.raw) != 0 {
 		t.Fatalf("delete: %d %s", r.status, r.raw)
 	}
 	_, err = c.GetDomainName(ctx, &apigateway.GetDomainNameInput{DomainName: name})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 	_, err = c.DeleteDomainName(ctx, &apigateway.DeleteDomainNameInput{DomainName: name})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 	// The name is free again.
 	if _, err := c.CreateDomainName(ctx, &apigateway.CreateDomainNameInput{DomainName: name}); err != nil {
 		t.Fatal(err)
@@ -344,7 +344,7 @@ func TestBasePathMappings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateBasePathMapping(ctx, tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	if _, err := c.CreateBasePathMapping(ctx, &apigateway.CreateBasePathMappingInput{DomainName: domain,
@@ -373,7 +373,7 @@ func TestBasePathMappings(t *testing.T) {
 		t.Fatalf("rename: %v %+v", err, up)
 	}
 	_, err = c.GetBasePathMapping(ctx, &apigateway.GetBasePathMappingInput{DomainName: domain, BasePath: aws.String("v1")})
-	wantErr(t, err, "NotFoundException", "Invalid base path mapping identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid base path mapping identifier specified")
 	up, err = c.UpdateBasePathMapping(ctx, &apigateway.UpdateBasePathMappingInput{DomainName: domain, BasePath: aws.String("v3"),
 		PatchOperations: []types.PatchOperation{
 			{Op: types.OpReplace, Path: aws.String("/basePath"), Value: aws.String("v2")},
@@ -410,7 +410,7 @@ func TestBasePathMappings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateBasePathMapping(ctx, &apigateway.UpdateBasePathMappingInput{DomainName: domain,
 				BasePath: aws.String(tc.basePath), PatchOperations: []types.PatchOperation{tc.op}})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 
@@ -418,7 +418,7 @@ func TestBasePathMappings(t *testing.T) {
 		t.Fatalf("delete root: %d %s", r.status, r.raw)
 	}
 	_, err = c.DeleteBasePathMapping(ctx, &apigateway.DeleteBasePathMappingInput{DomainName: domain, BasePath: aws.String("(none)")})
-	wantErr(t, err, "NotFoundException", "Invalid base path mapping identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid base path mapping identifier specified")
 
 	// Deleting an API drops the mappings that point at it.
 	if _, err := c.DeleteRestApi(ctx, &apigateway.DeleteRestApiInput{RestApiId: aws.String(api1)}); err != nil {
@@ -429,7 +429,7 @@ func TestBasePathMappings(t *testing.T) {
 		t.Fatalf("after api delete: %v %+v", err, all)
 	}
 	_, err = c.GetBasePathMappings(ctx, &apigateway.GetBasePathMappingsInput{DomainName: aws.String("x.example.com")})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 }
 
 // TestBasePathMappingStages needs stages (group "deployments").
@@ -546,5 +546,5 @@ func TestDomainsPersist(t *testing.T) {
 	}
 	// The restored name is still taken.
 	_, err = c.CreateDomainName(ctx, &apigateway.CreateDomainNameInput{DomainName: aws.String("kept.example.com")})
-	wantErr(t, err, "BadRequestException", "The domain name you provided already exists.")
+	servertest.WantAPIError(t, err, "BadRequestException", "The domain name you provided already exists.")
 }

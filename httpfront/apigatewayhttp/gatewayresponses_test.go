@@ -166,7 +166,7 @@ func TestGatewayResponsePutUpdateDelete(t *testing.T) {
 		t.Fatalf("after delete: %v %+v", err, g3)
 	}
 	_, err = c.DeleteGatewayResponse(ctx, &apigateway.DeleteGatewayResponseInput{RestApiId: &id, ResponseType: types.GatewayResponseTypeWafFiltered})
-	wantErr(t, err, "NotFoundException", "Gateway response type not defined on api")
+	servertest.WantAPIError(t, err, "NotFoundException", "Gateway response type not defined on api")
 }
 
 func TestGatewayResponseErrors(t *testing.T) {
@@ -176,35 +176,35 @@ func TestGatewayResponseErrors(t *testing.T) {
 	const fake = "apiid123fake"
 	noAPI := "Invalid API identifier specified " + account + ":" + fake
 	_, err := c.GetGatewayResponses(ctx, &apigateway.GetGatewayResponsesInput{RestApiId: aws.String(fake)})
-	wantErr(t, err, "NotFoundException", noAPI) // GR-01
+	servertest.WantAPIError(t, err, "NotFoundException", noAPI) // GR-01
 	_, err = c.GetGatewayResponse(ctx, &apigateway.GetGatewayResponseInput{RestApiId: aws.String(fake), ResponseType: types.GatewayResponseTypeDefault4xx})
-	wantErr(t, err, "NotFoundException", noAPI) // GR-02
+	servertest.WantAPIError(t, err, "NotFoundException", noAPI) // GR-02
 	_, err = c.DeleteGatewayResponse(ctx, &apigateway.DeleteGatewayResponseInput{RestApiId: aws.String(fake), ResponseType: types.GatewayResponseTypeDefault4xx})
-	wantErr(t, err, "NotFoundException", noAPI) // GR-03
+	servertest.WantAPIError(t, err, "NotFoundException", noAPI) // GR-03
 	_, err = c.UpdateGatewayResponse(ctx, &apigateway.UpdateGatewayResponseInput{RestApiId: aws.String(fake), ResponseType: types.GatewayResponseTypeDefault4xx,
 		PatchOperations: []types.PatchOperation{}})
-	wantErr(t, err, "NotFoundException", noAPI) // GR-04
+	servertest.WantAPIError(t, err, "NotFoundException", noAPI) // GR-04
 	_, err = c.PutGatewayResponse(ctx, &apigateway.PutGatewayResponseInput{RestApiId: aws.String(fake), ResponseType: types.GatewayResponseTypeDefault4xx})
-	wantErr(t, err, "NotFoundException", noAPI)
+	servertest.WantAPIError(t, err, "NotFoundException", noAPI)
 	_, err = c.DeleteGatewayResponse(ctx, &apigateway.DeleteGatewayResponseInput{RestApiId: &id, ResponseType: types.GatewayResponseTypeDefault4xx})
-	wantErr(t, err, "NotFoundException", "Gateway response type not defined on api") // GR-05
+	servertest.WantAPIError(t, err, "NotFoundException", "Gateway response type not defined on api") // GR-05
 
 	badType := "1 validation error detected: Value 'FAKE_RESPONSE_TYPE' at 'responseType' failed to satisfy constraint: Member must satisfy enum value set: " + mdlGwEnum
 	_, err = c.GetGatewayResponse(ctx, &apigateway.GetGatewayResponseInput{RestApiId: &id, ResponseType: "FAKE_RESPONSE_TYPE"})
-	wantErr(t, err, "ValidationException", badType) // GR-06
+	servertest.WantAPIError(t, err, "ValidationException", badType) // GR-06
 	_, err = c.DeleteGatewayResponse(ctx, &apigateway.DeleteGatewayResponseInput{RestApiId: &id, ResponseType: "FAKE_RESPONSE_TYPE"})
-	wantErr(t, err, "ValidationException", badType) // GR-07
+	servertest.WantAPIError(t, err, "ValidationException", badType) // GR-07
 	_, err = c.UpdateGatewayResponse(ctx, &apigateway.UpdateGatewayResponseInput{RestApiId: &id, ResponseType: "FAKE_RESPONSE_TYPE",
 		PatchOperations: []types.PatchOperation{}})
-	wantErr(t, err, "ValidationException", badType) // GR-08
+	servertest.WantAPIError(t, err, "ValidationException", badType) // GR-08
 	_, err = c.PutGatewayResponse(ctx, &apigateway.PutGatewayResponseInput{RestApiId: &id, ResponseType: "FAKE_RESPONSE_TYPE",
 		StatusCode: aws.String("404"), ResponseParameters: map[string]string{}, ResponseTemplates: map[string]string{}})
-	wantErr(t, err, "ValidationException", badType) // GR-09
+	servertest.WantAPIError(t, err, "ValidationException", badType) // GR-09
 	_, err = c.GetGatewayResponse(ctx, &apigateway.GetGatewayResponseInput{RestApiId: aws.String(fake), ResponseType: "FAKE_RESPONSE_TYPE"})
-	wantErr(t, err, "ValidationException", badType) // before the API is looked up
+	servertest.WantAPIError(t, err, "ValidationException", badType) // before the API is looked up
 	_, err = c.PutGatewayResponse(ctx, &apigateway.PutGatewayResponseInput{RestApiId: &id, ResponseType: "FAKE_RESPONSE_TYPE",
 		StatusCode: aws.String("99")})
-	wantErr(t, err, "ValidationException", `2 validation errors detected: Value '99' at 'putGatewayResponseInput.statusCode' failed to satisfy constraint: Member must satisfy regular expression pattern: [1-5]\d\d; Value 'FAKE_RESPONSE_TYPE' at 'responseType' failed to satisfy constraint: Member must satisfy enum value set: `+mdlGwEnum)
+	servertest.WantAPIError(t, err, "ValidationException", `2 validation errors detected: Value '99' at 'putGatewayResponseInput.statusCode' failed to satisfy constraint: Member must satisfy regular expression pattern: [1-5]\d\d; Value 'FAKE_RESPONSE_TYPE' at 'responseType' failed to satisfy constraint: Member must satisfy enum value set: `+mdlGwEnum)
 
 	op := func(o types.Op, path, value *string) types.PatchOperation {
 		return types.PatchOperation{Op: o, Path: path, Value: value}
@@ -234,7 +234,7 @@ func TestGatewayResponseErrors(t *testing.T) {
 		t.Run("case="+tc.name, func(t *testing.T) {
 			_, err := c.UpdateGatewayResponse(ctx, &apigateway.UpdateGatewayResponseInput{RestApiId: &id, ResponseType: tc.typ,
 				PatchOperations: []types.PatchOperation{tc.op}})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	// Failed updates put nothing.
@@ -293,7 +293,7 @@ func TestModelsPersist(t *testing.T) {
 		t.Fatalf("model: %v %+v", err, got)
 	}
 	_, err = c2.GetModel(ctx, &apigateway.GetModelInput{RestApiId: &id, ModelName: aws.String("Gone")})
-	wantErr(t, err, "NotFoundException", "Invalid model name specified: Gone")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid model name specified: Gone")
 	ga, err := c2.GetAuthorizer(ctx, &apigateway.GetAuthorizerInput{RestApiId: &id, AuthorizerId: a.Id})
 	if err != nil || aws.ToString(ga.Name) != "tok" || ga.AuthorizerResultTtlInSeconds == nil || aws.ToString(ga.AuthType) != "custom" {
 		t.Fatalf("authorizer: %v %+v", err, ga)

@@ -265,13 +265,13 @@ func TestAPIKeyLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := c.GetApiKey(ctx, &apigateway.GetApiKeyInput{ApiKey: aws.String(alphaID)})
-		wantErr(t, err, "NotFoundException", "Invalid API Key identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid API Key identifier specified")
 		// The value of a deleted key is free again; a live key's is not.
 		if _, err := c.CreateApiKey(ctx, &apigateway.CreateApiKeyInput{Value: aws.String(alphaValue)}); err != nil {
 			t.Fatalf("freed value: %v", err)
 		}
 		_, err = c.CreateApiKey(ctx, &apigateway.CreateApiKeyInput{Value: beta.Value})
-		wantErr(t, err, "ConflictException", "API Key already exists")
+		servertest.WantAPIError(t, err, "ConflictException", "API Key already exists")
 	})
 }
 

@@ -101,7 +101,7 @@ func TestMethodLifecycle(t *testing.T) {
 	}
 	resWantRaw(t, f.srv, "DELETE", f.path("/methods/ANY"), "", 404, "NotFoundException: Invalid Method identifier specified")
 	_, err := f.c.GetMethod(ctx, &apigateway.GetMethodInput{RestApiId: &f.api, ResourceId: &f.root, HttpMethod: aws.String("ANY")})
-	wantErr(t, err, "NotFoundException", "Invalid Method identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Method identifier specified")
 
 	// Everything PutMethod takes is echoed.
 	f.model("Pet")
@@ -156,7 +156,7 @@ func TestPutMethodErrors(t *testing.T) {
 		})},
 		{"case=exists", "ConflictException", "Method already exists for this resource", put(f.api, f.root, "GET", "NONE", nil)},
 	} {
-		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.err, tc.code, tc.msg) })
+		t.Run(tc.name, func(t *testing.T) { servertest.WantAPIError(t, tc.err, tc.code, tc.msg) })
 	}
 	resWantRaw(t, f.srv, "PUT", f.path("/methods/POST"), `{"authorizationType":"NONE","requestParameters":{"method.request.path.testPath":true,"true":true}}`, 400,
 		"BadRequestException: Invalid mapping expression specified: Validation Result: warnings : [], errors : [Invalid mapping expression specified: true]")
@@ -247,7 +247,7 @@ func TestUpdateMethodErrors(t *testing.T) {
 		{"case=wrong-op", "ValidationException", "2 validation errors detected: Value 'bad' at 'updateMethodInput.patchOperations.1.member.op' failed to satisfy constraint: Member must satisfy enum value set: [add, remove, move, test, replace, copy]; Value 'worse' at 'updateMethodInput.patchOperations.3.member.op' failed to satisfy constraint: Member must satisfy enum value set: [add, remove, move, test, replace, copy]",
 			update("fake-api", f.root, "ANY", op("bad", "/operationName", "x"), op(types.OpReplace, "/operationName", "x"), op("worse", "/x", ""))},
 	} {
-		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.err, tc.code, tc.msg) })
+		t.Run(tc.name, func(t *testing.T) { servertest.WantAPIError(t, tc.err, tc.code, tc.msg) })
 	}
 	f.patch("/methods/ANY", `{"op":"replace","value":"x"}`, 400, "BadRequestException: Invalid patch path null")
 	// Nothing failed changed anything.
@@ -302,7 +302,7 @@ func TestIntegrationLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = f.c.GetIntegration(ctx, &apigateway.GetIntegrationInput{RestApiId: &f.api, ResourceId: &r, HttpMethod: aws.String("GET")})
-	wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Integration identifier specified")
 	resWantRaw(t, f.srv, "DELETE", f.path("/methods/GET/integration"), "", 404, "NotFoundException: Invalid Integration identifier specified")
 }
 
@@ -374,7 +374,7 @@ func TestPutIntegrationErrors(t *testing.T) {
 		{"case=cache-key-undeclared", "BadRequestException", mapping("Invalid mapping expression parameter specified: method.request.header.h"),
 			put(f.api, root, "POST", apigateway.PutIntegrationInput{Type: types.IntegrationTypeMock, CacheKeyParameters: []string{"method.request.path.id", "method.request.header.h"}})},
 	} {
-		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.err, tc.code, tc.msg) })
+		t.Run(tc.name, func(t *testing.T) { servertest.WantAPIError(t, tc.err, tc.code, tc.msg) })
 	}
 	path := f.path("/methods/POST/integration")
 	resWantRaw(t, f.srv, "PUT", path, `{}`, 400,
@@ -387,11 +387,11 @@ func TestPutIntegrationErrors(t *testing.T) {
 		"SerializationException: class java.lang.String can not be converted to an Integer")
 	// Nothing was stored.
 	_, err := f.c.GetIntegration(ctx, &apigateway.GetIntegrationInput{RestApiId: &f.api, ResourceId: &root, HttpMethod: aws.String("POST")})
-	wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Integration identifier specified")
 	_, err = f.c.GetIntegration(ctx, &apigateway.GetIntegrationInput{RestApiId: aws.String("nope"), ResourceId: &root, HttpMethod: aws.String("POST")})
-	wantErr(t, err, "NotFoundException", "Invalid Resource identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Resource identifier specified")
 	_, err = f.c.GetIntegration(ctx, &apigateway.GetIntegrationInput{RestApiId: &f.api, ResourceId: &root, HttpMethod: aws.String("GET")})
-	wantErr(t, err, "NotFoundException", "Invalid Method identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Method identifier specified")
 }
 
 func TestUpdateIntegration(t *testing.T) {

@@ -139,9 +139,9 @@ func TestModelLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetModel(ctx, &apigateway.GetModelInput{RestApiId: &id, ModelName: aws.String("Pet")})
-	wantErr(t, err, "NotFoundException", "Invalid model name specified: Pet")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid model name specified: Pet")
 	_, err = c.DeleteModel(ctx, &apigateway.DeleteModelInput{RestApiId: &id, ModelName: aws.String("Pet")})
-	wantErr(t, err, "NotFoundException", "Invalid model name specified: Pet")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid model name specified: Pet")
 }
 
 // TestModelDefaults needs DefaultModels wired into CreateRestApi's init:
@@ -207,7 +207,7 @@ func TestModelErrors(t *testing.T) {
 	} {
 		t.Run("case="+tc.name, func(t *testing.T) {
 			_, err := c.CreateModel(ctx, tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("case=xml-not-json", func(t *testing.T) {
@@ -241,13 +241,13 @@ func TestModelErrors(t *testing.T) {
 
 	// Not found, by operation (Part C).
 	_, err := c.GetModels(ctx, &apigateway.GetModelsInput{RestApiId: aws.String("abcde0")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":abcde0") // MD-06
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":abcde0") // MD-06
 	_, err = c.GetModel(ctx, &apigateway.GetModelInput{RestApiId: aws.String("abcde0"), ModelName: aws.String("MySchema")})
-	wantErr(t, err, "NotFoundException", "Invalid model name specified: MySchema") // MD-07
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid model name specified: MySchema") // MD-07
 	_, err = c.DeleteModel(ctx, &apigateway.DeleteModelInput{RestApiId: aws.String("abcde0"), ModelName: aws.String("MySchema")})
-	wantErr(t, err, "NotFoundException", "Invalid model name specified: MySchema") // MD-08
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid model name specified: MySchema") // MD-08
 	_, err = c.GetModelTemplate(ctx, &apigateway.GetModelTemplateInput{RestApiId: aws.String("abcde0"), ModelName: aws.String("MySchema")})
-	wantErr(t, err, "NotFoundException", "Invalid model name specified: MySchema")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid model name specified: MySchema")
 
 	// UpdateModel (MD-14..17).
 	upd := func(api string, ops ...types.PatchOperation) error {
@@ -257,13 +257,13 @@ func TestModelErrors(t *testing.T) {
 	op := func(o types.Op, path, value string) types.PatchOperation {
 		return types.PatchOperation{Op: o, Path: aws.String(path), Value: aws.String(value)}
 	}
-	wantErr(t, upd("abcde0", op(types.OpReplace, "/description", "x")), "NotFoundException", "Invalid model name specified: MySchema")
-	wantErr(t, upd(id, op(types.OpAdd, "/wrong-path", "not supported op")), "BadRequestException",
+	servertest.WantAPIError(t, upd("abcde0", op(types.OpReplace, "/description", "x")), "NotFoundException", "Invalid model name specified: MySchema")
+	servertest.WantAPIError(t, upd(id, op(types.OpAdd, "/wrong-path", "not supported op")), "BadRequestException",
 		"Invalid patch path  '/wrong-path' specified for op 'add'. Please choose supported operations")
-	wantErr(t, upd(id, op(types.OpReplace, "/name", "invalid")), "BadRequestException",
+	servertest.WantAPIError(t, upd(id, op(types.OpReplace, "/name", "invalid")), "BadRequestException",
 		"Invalid patch path  '/name' specified for op 'replace'. Must be one of: [/description, /schema]")
-	wantErr(t, upd(id, op(types.OpReplace, "/schema", "")), "BadRequestException", emptySchema)
-	wantErr(t, upd(id, op("wrong", "/schema", "")), "ValidationException",
+	servertest.WantAPIError(t, upd(id, op(types.OpReplace, "/schema", "")), "BadRequestException", emptySchema)
+	servertest.WantAPIError(t, upd(id, op("wrong", "/schema", "")), "ValidationException",
 		"1 validation error detected: Value 'wrong' at 'updateModelInput.patchOperations.1.member.op' failed to satisfy constraint: Member must satisfy enum value set: [add, remove, move, test, replace, copy]")
 	// A failed update changes nothing.
 	got, err := c.GetModel(ctx, &apigateway.GetModelInput{RestApiId: &id, ModelName: aws.String("MySchema")})

@@ -144,7 +144,7 @@ func TestResourceLifecycle(t *testing.T) {
 		t.Fatalf("after delete: %v", got)
 	}
 	_, err = c.GetResource(ctx, &apigateway.GetResourceInput{RestApiId: &api, ResourceId: &petsID})
-	wantErr(t, err, "NotFoundException", "Invalid Resource identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Resource identifier specified")
 }
 
 func TestResourceDeleteSubtree(t *testing.T) {
@@ -170,9 +170,9 @@ func TestResourceDeleteSubtree(t *testing.T) {
 	}
 	for _, id := range []string{a, b, cc} {
 		_, err := c.GetMethod(ctx, &apigateway.GetMethodInput{RestApiId: &api, ResourceId: aws.String(id), HttpMethod: aws.String("GET")})
-		wantErr(t, err, "NotFoundException", "Invalid Resource identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Resource identifier specified")
 		_, err = c.DeleteResource(ctx, &apigateway.DeleteResourceInput{RestApiId: &api, ResourceId: aws.String(id)})
-		wantErr(t, err, "NotFoundException", "Invalid Resource identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Resource identifier specified")
 	}
 	// A new /a starts empty.
 	a2 := resCreate(t, c, api, root, "a")
@@ -304,7 +304,7 @@ func TestResourceErrors(t *testing.T) {
 			return err
 		}()},
 	} {
-		t.Run(tc.name, func(t *testing.T) { wantErr(t, tc.err, tc.code, tc.msg) })
+		t.Run(tc.name, func(t *testing.T) { servertest.WantAPIError(t, tc.err, tc.code, tc.msg) })
 	}
 
 	// Valid names, greedy ones with any name, and a colon.

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func TestRestAPILifecycle(t *testing.T) {
@@ -39,7 +40,7 @@ func TestRestAPILifecycle(t *testing.T) {
 	}
 	_, err = c.UpdateRestApi(ctx, &apigateway.UpdateRestApiInput{RestApiId: out.Id, PatchOperations: []types.PatchOperation{
 		{Op: types.OpReplace, Path: aws.String("/nope"), Value: aws.String("x")}}})
-	wantErr(t, err, "BadRequestException", "Invalid patch path /nope")
+	servertest.WantAPIError(t, err, "BadRequestException", "Invalid patch path /nope")
 	list, err := c.GetRestApis(ctx, &apigateway.GetRestApisInput{})
 	if err != nil || len(list.Items) != 1 {
 		t.Fatalf("list: %v %+v", err, list)
@@ -48,5 +49,5 @@ func TestRestAPILifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetRestApi(ctx, &apigateway.GetRestApiInput{RestApiId: out.Id})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":"+id)
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":"+id)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // stagePaths is UpdateStage's list of paths as AWS prints it.
@@ -105,7 +106,7 @@ func TestStageLifecycle(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateStage(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	// Canary settings at creation default to the stage's deployment.
@@ -125,7 +126,7 @@ func TestStageLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.FlushStageCache(ctx, &apigateway.FlushStageCacheInput{RestApiId: &apiID, StageName: aws.String("nope")})
-	wantErr(t, err, "NotFoundException", "Invalid Stage identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Stage identifier specified")
 
 	if _, err := c.DeleteStage(ctx, &apigateway.DeleteStageInput{RestApiId: &apiID, StageName: aws.String("s1")}); err != nil {
 		t.Fatal(err)
@@ -149,11 +150,11 @@ func TestStageLifecycle(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantErr(t, tc.call(), "NotFoundException", "Invalid Stage identifier specified")
+			servertest.WantAPIError(t, tc.call(), "NotFoundException", "Invalid Stage identifier specified")
 		})
 	}
 	_, err = c.GetStage(ctx, &apigateway.GetStageInput{RestApiId: aws.String("nope"), StageName: aws.String("s2")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":nope")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":nope")
 }
 
 // TestStageUpdate replays AWS's recorded UpdateStage sequence.
@@ -264,7 +265,7 @@ func TestStageUpdate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := update(tc.ops...)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	got, err := c.GetStage(ctx, &apigateway.GetStageInput{RestApiId: &apiID, StageName: aws.String("s1")})
@@ -312,7 +313,7 @@ func TestStageCanary(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := update(tc.ops...)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 
@@ -355,7 +356,7 @@ func TestStageCanary(t *testing.T) {
 		t.Fatalf("promotion: %v %+v", err, sg)
 	}
 	_, err = update(stageOp(types.OpReplace, "/canarySettings/percentTraffic", "101"))
-	wantErr(t, err, "BadRequestException", "Canary traffic percentage must be between 0.0 and 100.0")
+	servertest.WantAPIError(t, err, "BadRequestException", "Canary traffic percentage must be between 0.0 and 100.0")
 }
 
 // TestStageShapes checks members AWS sends even when empty or zero.

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func tagsARN(region, path string) *string {
@@ -89,7 +90,7 @@ func TestTagsRestAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetTags(ctx, &apigateway.GetTagsInput{ResourceArn: arn})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":myapi")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":myapi")
 }
 
 func TestTagsRegion(t *testing.T) {
@@ -110,11 +111,11 @@ func TestTagsRegion(t *testing.T) {
 		t.Fatalf("west api: %v %+v", err, got)
 	}
 	_, err = east.GetTags(ctx, &apigateway.GetTagsInput{ResourceArn: tagsARN("us-east-1", "/restapis/"+aws.ToString(api.Id))})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":"+aws.ToString(api.Id))
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":"+aws.ToString(api.Id))
 	// Another account does not see it.
 	other := client(srv, "us-west-2", "123456789012")
 	_, err = other.GetTags(ctx, &apigateway.GetTagsInput{ResourceArn: tagsARN("us-west-2", "/restapis/"+aws.ToString(api.Id))})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified 123456789012:"+aws.ToString(api.Id))
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 123456789012:"+aws.ToString(api.Id))
 }
 
 func TestTagsDomainAndLink(t *testing.T) {
@@ -228,7 +229,7 @@ func TestTagsKeysPlansStages(t *testing.T) {
 			t.Fatalf("stage tags: %v", st.Tags)
 		}
 		_, err = c.GetTags(ctx, &apigateway.GetTagsInput{ResourceArn: tagsARN("us-east-1", "/restapis/"+api+"/stages/none")})
-		wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid stage identifier specified")
 	})
 }
 
@@ -285,12 +286,12 @@ func TestTagsBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.TagResource(ctx, &apigateway.TagResourceInput{ResourceArn: tc.arn, Tags: tc.tags})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 			if tc.code == "NotFoundException" || strings.HasPrefix(tc.name, "arn=") {
 				_, err = c.GetTags(ctx, &apigateway.GetTagsInput{ResourceArn: tc.arn})
-				wantErr(t, err, tc.code, tc.msg)
+				servertest.WantAPIError(t, err, tc.code, tc.msg)
 				_, err = c.UntagResource(ctx, &apigateway.UntagResourceInput{ResourceArn: tc.arn, TagKeys: []string{"a"}})
-				wantErr(t, err, tc.code, tc.msg)
+				servertest.WantAPIError(t, err, tc.code, tc.msg)
 			}
 		})
 	}
@@ -305,7 +306,7 @@ func TestTagsBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := c.TagResource(ctx, &apigateway.TagResourceInput{ResourceArn: arn, Tags: map[string]string{"one-more": "v"}})
-	wantErr(t, err, "BadRequestException", "Too many tags. A resource can have at most 50 tags.")
+	servertest.WantAPIError(t, err, "BadRequestException", "Too many tags. A resource can have at most 50 tags.")
 	if got := tagsGet(t, c, arn); len(got) != 50 {
 		t.Fatalf("refused tag changed the set: %d tags", len(got))
 	}

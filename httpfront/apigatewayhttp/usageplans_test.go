@@ -83,7 +83,7 @@ func TestUsagePlanLifecycle(t *testing.T) {
 			t.Fatalf("%d %s", r.status, r.body)
 		}
 		_, err := c.GetUsagePlan(ctx, &apigateway.GetUsagePlanInput{UsagePlanId: aws.String("nope")})
-		wantErr(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
 	})
 	t.Run("list", func(t *testing.T) {
 		r := keysDo(t, srv, "GET", "/usageplans", "")
@@ -220,7 +220,7 @@ func TestUsagePlanLifecycle(t *testing.T) {
 			t.Fatalf("%d %s", r.status, r.body)
 		}
 		_, err := c.DeleteUsagePlan(ctx, &apigateway.DeleteUsagePlanInput{UsagePlanId: aws.String(fullID)})
-		wantErr(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
 	})
 }
 
@@ -307,9 +307,9 @@ func TestUsagePlanKeys(t *testing.T) {
 			t.Fatalf("%v %+v", err, k)
 		}
 		_, err = c.GetUsagePlanKey(ctx, &apigateway.GetUsagePlanKeyInput{UsagePlanId: aws.String(silver), KeyId: k2.Id})
-		wantErr(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
 		_, err = c.GetUsagePlanKey(ctx, &apigateway.GetUsagePlanKeyInput{UsagePlanId: aws.String(gold), KeyId: aws.String("nope")})
-		wantErr(t, err, "NotFoundException", "Invalid API Key identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid API Key identifier specified")
 	})
 	for _, lc := range []struct {
 		name, plan, query string
@@ -389,9 +389,9 @@ func TestUsagePlanKeys(t *testing.T) {
 			t.Fatalf("%d %s", r.status, r.body)
 		}
 		_, err := c.GetUsagePlanKey(ctx, &apigateway.GetUsagePlanKeyInput{UsagePlanId: aws.String(gold), KeyId: k3.Id})
-		wantErr(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
 		_, err = c.DeleteUsagePlanKey(ctx, &apigateway.DeleteUsagePlanKeyInput{UsagePlanId: aws.String(gold), KeyId: k3.Id})
-		wantErr(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Usage Plan ID specified")
 		// The key itself stays, and may now join silver.
 		if _, err := c.CreateUsagePlanKey(ctx, &apigateway.CreateUsagePlanKeyInput{UsagePlanId: aws.String(silver), KeyId: k3.Id,
 			KeyType: aws.String("API_KEY")}); err != nil {
@@ -526,7 +526,7 @@ func TestKeysPersistence(t *testing.T) {
 		t.Fatal("deleted key came back")
 	}
 	_, err = c.CreateApiKey(ctx, &apigateway.CreateApiKeyInput{Value: aws.String("persisted-key-value-0001")})
-	wantErr(t, err, "ConflictException", "API Key already exists")
+	servertest.WantAPIError(t, err, "ConflictException", "API Key already exists")
 	gp, err := c.GetUsagePlan(ctx, &apigateway.GetUsagePlanInput{UsagePlanId: p.Id})
 	if err != nil || keysStages(gp.ApiStages) != "keysapi001:prod{} keysapi002:prod{}" || gp.Throttle.RateLimit != 3.5 {
 		t.Fatalf("plan: %v %+v", err, gp)

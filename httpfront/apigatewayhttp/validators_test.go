@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func TestRequestValidatorLifecycle(t *testing.T) {
@@ -30,7 +31,7 @@ func TestRequestValidatorLifecycle(t *testing.T) {
 		t.Fatalf("create: %v %+v", err, v)
 	}
 	_, err = c.CreateRequestValidator(ctx, &apigateway.CreateRequestValidatorInput{RestApiId: &id, Name: aws.String("body")})
-	wantErr(t, err, "ConflictException", "Request Validator name must be unique")
+	servertest.WantAPIError(t, err, "ConflictException", "Request Validator name must be unique")
 
 	op := func(o types.Op, path string, value *string) types.PatchOperation {
 		return types.PatchOperation{Op: o, Path: aws.String(path), Value: value}
@@ -62,7 +63,7 @@ func TestRequestValidatorLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetRequestValidator(ctx, &apigateway.GetRequestValidatorInput{RestApiId: &id, RequestValidatorId: v.Id})
-	wantErr(t, err, "NotFoundException", "Invalid Request Validator identifier specified") // RV-03
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Request Validator identifier specified") // RV-03
 	list, err := c.GetRequestValidators(ctx, &apigateway.GetRequestValidatorsInput{RestApiId: &id})
 	if err != nil || len(list.Items) != 1 {
 		t.Fatalf("list: %v %+v", err, list)
@@ -80,22 +81,22 @@ func TestRequestValidatorErrors(t *testing.T) {
 	for _, api := range []string{"test-fake-rest-id", "api_id"} { // RV-01, RV-09
 		_, err := c.CreateRequestValidator(ctx, &apigateway.CreateRequestValidatorInput{RestApiId: aws.String(api),
 			Name: aws.String("v"), ValidateRequestBody: true})
-		wantErr(t, err, "BadRequestException", "Invalid REST API identifier specified")
+		servertest.WantAPIError(t, err, "BadRequestException", "Invalid REST API identifier specified")
 	}
 	_, err = c.GetRequestValidators(ctx, &apigateway.GetRequestValidatorsInput{RestApiId: aws.String("api_id")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+account+":api_id") // RV-02, RV-06
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+account+":api_id") // RV-02, RV-06
 	for _, tc := range []struct{ name, api, vid string }{
 		{"RV-04", "api_id", aws.ToString(v.Id)},
 		{"RV-05", id, "validator_id"},
 	} {
 		t.Run("case="+tc.name, func(t *testing.T) {
 			_, err := c.GetRequestValidator(ctx, &apigateway.GetRequestValidatorInput{RestApiId: &tc.api, RequestValidatorId: &tc.vid})
-			wantErr(t, err, "NotFoundException", "Invalid Request Validator identifier specified")
+			servertest.WantAPIError(t, err, "NotFoundException", "Invalid Request Validator identifier specified")
 			_, err = c.DeleteRequestValidator(ctx, &apigateway.DeleteRequestValidatorInput{RestApiId: &tc.api, RequestValidatorId: &tc.vid})
-			wantErr(t, err, "NotFoundException", "Invalid Request Validator identifier specified") // RV-07, RV-08
+			servertest.WantAPIError(t, err, "NotFoundException", "Invalid Request Validator identifier specified") // RV-07, RV-08
 			_, err = c.UpdateRequestValidator(ctx, &apigateway.UpdateRequestValidatorInput{RestApiId: &tc.api, RequestValidatorId: &tc.vid,
 				PatchOperations: []types.PatchOperation{{Op: types.OpReplace, Path: aws.String("/name"), Value: aws.String("x")}}})
-			wantErr(t, err, "NotFoundException", "Invalid Request Validator identifier specified")
+			servertest.WantAPIError(t, err, "NotFoundException", "Invalid Request Validator identifier specified")
 		})
 	}
 	for _, tc := range []struct {
@@ -117,7 +118,7 @@ func TestRequestValidatorErrors(t *testing.T) {
 		t.Run("case="+tc.name, func(t *testing.T) {
 			_, err := c.UpdateRequestValidator(ctx, &apigateway.UpdateRequestValidatorInput{RestApiId: &id, RequestValidatorId: v.Id,
 				PatchOperations: []types.PatchOperation{tc.op}})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const vpcLinkNLB = "arn:aws:elasticloadbalancing:us-east-1:000000000000:loadbalancer/net/nlb/50dc6c495c0c9188"
@@ -69,7 +70,7 @@ func TestVpcLinkLifecycle(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateVpcLink(ctx, &apigateway.UpdateVpcLinkInput{VpcLinkId: aws.String(tc.id),
 				PatchOperations: []types.PatchOperation{tc.op}})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 
@@ -77,9 +78,9 @@ func TestVpcLinkLifecycle(t *testing.T) {
 		t.Fatalf("delete: %d %s", r.status, r.raw)
 	}
 	_, err = c.GetVpcLink(ctx, &apigateway.GetVpcLinkInput{VpcLinkId: aws.String(id)})
-	wantErr(t, err, "NotFoundException", "Invalid Vpc Link identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Vpc Link identifier specified")
 	_, err = c.DeleteVpcLink(ctx, &apigateway.DeleteVpcLinkInput{VpcLinkId: aws.String("invalid-id")})
-	wantErr(t, err, "NotFoundException", "Invalid Vpc Link identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Vpc Link identifier specified")
 	l, err := c.GetVpcLinks(ctx, &apigateway.GetVpcLinksInput{})
 	if err != nil || len(l.Items) != 1 {
 		t.Fatalf("list after delete: %v %+v", err, l)
@@ -105,7 +106,7 @@ func TestVpcLinkBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateVpcLink(ctx, tc.in)
-			wantErr(t, err, "BadRequestException", tc.msg)
+			servertest.WantAPIError(t, err, "BadRequestException", tc.msg)
 		})
 	}
 	for _, tc := range []struct {

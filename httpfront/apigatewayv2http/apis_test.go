@@ -86,9 +86,9 @@ func TestAPIsHTTPLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetApi(ctx, &apigatewayv2.GetApiInput{ApiId: &id})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+testAccount+":"+id)
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+testAccount+":"+id)
 	_, err = c.DeleteApi(ctx, &apigatewayv2.DeleteApiInput{ApiId: &id})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	r := send(t, srv, "DELETE", "/v2/apis/"+id+"/cors", "")
 	wantReply(t, r, 404, "NotFoundException", "Invalid API identifier specified "+testAccount+":"+id)
 	if r.body["resourceType"] != "Api" {
@@ -148,7 +148,7 @@ func TestAPIsWebSocket(t *testing.T) {
 		t.Fatalf("terraform default: %v %+v", err, tf)
 	}
 	_, err = c.UpdateApi(ctx, &apigatewayv2.UpdateApiInput{ApiId: &id, CorsConfiguration: &types.Cors{AllowOrigins: []string{"*"}}})
-	wantErr(t, err, "BadRequestException", "CORS configuration is supported only for HTTP APIs")
+	servertest.WantAPIError(t, err, "BadRequestException", "CORS configuration is supported only for HTTP APIs")
 	upd, err := c.UpdateApi(ctx, &apigatewayv2.UpdateApiInput{ApiId: &id, RouteSelectionExpression: aws.String("$request.body.type"),
 		ApiKeySelectionExpression: aws.String("$context.authorizer.usageIdentifierKey")})
 	if err != nil || aws.ToString(upd.RouteSelectionExpression) != "$request.body.type" ||

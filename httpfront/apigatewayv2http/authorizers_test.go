@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const authorizersLambda = "arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:000000000000:function:auth/invocations"
@@ -107,9 +108,9 @@ func TestAuthorizersLifecycle(t *testing.T) {
 	}
 	_, err = c.UpdateAuthorizer(ctx, &apigatewayv2.UpdateAuthorizerInput{ApiId: &apiID, AuthorizerId: req.AuthorizerId,
 		AuthorizerPayloadFormatVersion: aws.String("1.0")})
-	wantErr(t, err, "BadRequestException", "")
+	servertest.WantAPIError(t, err, "BadRequestException", "")
 	_, err = c.UpdateAuthorizer(ctx, &apigatewayv2.UpdateAuthorizerInput{ApiId: &apiID, AuthorizerId: aws.String("zzzzzz"), Name: aws.String("x")})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 
 	// A route that uses the authorizer keeps it.
 	route, err := c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &apiID, RouteKey: aws.String("POST /pdf/generate"),
@@ -118,7 +119,7 @@ func TestAuthorizersLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.DeleteAuthorizer(ctx, &apigatewayv2.DeleteAuthorizerInput{ApiId: &apiID, AuthorizerId: jwt.AuthorizerId})
-	wantErr(t, err, "ConflictException", "Cannot delete authorizer 'b-jwt', is referenced in route: POST /pdf/generate")
+	servertest.WantAPIError(t, err, "ConflictException", "Cannot delete authorizer 'b-jwt', is referenced in route: POST /pdf/generate")
 	if _, err := c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &apiID, RouteId: route.RouteId}); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestAuthorizersLifecycle(t *testing.T) {
 		t.Fatalf("DeleteAuthorizer = %d %s", r.status, r.raw)
 	}
 	_, err = c.GetAuthorizer(ctx, &apigatewayv2.GetAuthorizerInput{ApiId: &apiID, AuthorizerId: jwt.AuthorizerId})
-	wantErr(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Authorizer identifier specified")
 	r = send(t, srv, "GET", "/v2/apis/"+apiID+"/authorizers/"+*jwt.AuthorizerId, "")
 	if r.body["resourceType"] != "Authorizer" {
 		t.Fatalf("NotFound body = %s", r.raw)
@@ -214,7 +215,7 @@ func TestAuthorizersValidation(t *testing.T) {
 				}
 				return
 			}
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // ---- helpers of the deployments group (deployments, stages, authorizers) ----
@@ -113,7 +114,7 @@ func TestDeploymentsLifecycle(t *testing.T) {
 		t.Fatalf("DeleteDeployment = %d %s", r.status, r.raw)
 	}
 	_, err = c.GetDeployment(ctx, &apigatewayv2.GetDeploymentInput{ApiId: &apiID, DeploymentId: &second})
-	wantErr(t, err, "NotFoundException", "Invalid Deployment identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Deployment identifier specified")
 	r = send(t, srv, "GET", "/v2/apis/"+apiID+"/deployments/"+second, "")
 	if r.status != http.StatusNotFound || r.body["resourceType"] != "Deployment" {
 		t.Fatalf("GetDeployment of a deleted one = %d %s", r.status, r.raw)
@@ -140,7 +141,7 @@ func TestDeploymentsStageName(t *testing.T) {
 	}
 	// A stage that uses the deployment keeps it from being deleted.
 	_, err = c.DeleteDeployment(ctx, &apigatewayv2.DeleteDeploymentInput{ApiId: &apiID, DeploymentId: d.DeploymentId})
-	wantErr(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
+	servertest.WantAPIError(t, err, "BadRequestException", "Active stages pointing to this deployment must be moved or deleted")
 	if _, err := c.DeleteStage(ctx, &apigatewayv2.DeleteStageInput{ApiId: &apiID, StageName: aws.String("dev")}); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestDeploymentsErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateDeployment(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	for _, tc := range []struct {

@@ -89,7 +89,7 @@ func TestDomainNameCreate(t *testing.T) {
 	// The domain lives in its region only.
 	us := regionClient(srv, "us-east-1", "test")
 	_, err = us.GetDomainName(ctx, &apigatewayv2.GetDomainNameInput{DomainName: aws.String("api.example.com")})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 }
 
 // TestDomainNameWire checks members that the SDK hides: tags present when
@@ -164,7 +164,7 @@ func TestDomainNameCreateErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateDomainName(context.Background(), &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	// Nothing of the failed creates was kept.
@@ -276,7 +276,7 @@ func TestDomainNameUpdate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateDomainName(ctx, &tc.in)
-			wantErr(t, err, tc.code, "")
+			servertest.WantAPIError(t, err, tc.code, "")
 		})
 	}
 }
@@ -290,7 +290,7 @@ func TestDomainNameDelete(t *testing.T) {
 		t.Fatalf("delete: %d %s", r.status, r.raw)
 	}
 	_, err := c.DeleteDomainName(ctx, &apigatewayv2.DeleteDomainNameInput{DomainName: aws.String("d.example.com")})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 	// The name is free again.
 	domainsCreate(t, c, "d.example.com")
 }
@@ -352,7 +352,7 @@ func TestAPIMappings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateApiMapping(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	r = send(t, srv, "POST", "/v2/domainnames/m.example.com/apimappings", `{"stage":"prod"}`)
@@ -386,13 +386,13 @@ func TestAPIMappings(t *testing.T) {
 	}
 	_, err = c.UpdateApiMapping(ctx, &apigatewayv2.UpdateApiMappingInput{DomainName: dn, ApiMappingId: deep.ApiMappingId,
 		ApiId: aws.String(apiID), ApiMappingKey: aws.String("")})
-	wantErr(t, err, "ConflictException", "ApiMapping key already exists for this domain name")
+	servertest.WantAPIError(t, err, "ConflictException", "ApiMapping key already exists for this domain name")
 	_, err = c.UpdateApiMapping(ctx, &apigatewayv2.UpdateApiMappingInput{DomainName: dn, ApiMappingId: deep.ApiMappingId,
 		ApiId: aws.String(apiID), Stage: aws.String("nope")})
-	wantErr(t, err, "BadRequestException", "Invalid stage identifier specified")
+	servertest.WantAPIError(t, err, "BadRequestException", "Invalid stage identifier specified")
 	_, err = c.UpdateApiMapping(ctx, &apigatewayv2.UpdateApiMappingInput{DomainName: dn, ApiMappingId: aws.String("zzzzzzzzzz"),
 		ApiId: aws.String(apiID)})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	r = send(t, srv, "PATCH", "/v2/domainnames/m.example.com/apimappings/"+aws.ToString(deep.ApiMappingId), `{"stage":"dev"}`)
 	wantReply(t, r, 400, "BadRequestException", "")
 	got, err := c.GetApiMapping(ctx, &apigatewayv2.GetApiMappingInput{DomainName: dn, ApiMappingId: deep.ApiMappingId})
@@ -406,11 +406,11 @@ func TestAPIMappings(t *testing.T) {
 		t.Fatalf("delete: %d %s", r.status, r.raw)
 	}
 	_, err = c.GetApiMapping(ctx, &apigatewayv2.GetApiMappingInput{DomainName: dn, ApiMappingId: deep.ApiMappingId})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	_, err = c.DeleteApiMapping(ctx, &apigatewayv2.DeleteApiMappingInput{DomainName: dn, ApiMappingId: deep.ApiMappingId})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	_, err = c.GetApiMappings(ctx, &apigatewayv2.GetApiMappingsInput{DomainName: aws.String("x.example.com")})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 
 	// Deleting the domain takes its mappings: a domain of the same name
 	// starts empty.
@@ -526,7 +526,7 @@ func TestDomainsPersistence(t *testing.T) {
 		t.Fatalf("domain: %v %+v", err, d)
 	}
 	_, err = c.GetDomainName(ctx, &apigatewayv2.GetDomainNameInput{DomainName: aws.String("gone.example.com")})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	l, err := c.GetVpcLink(ctx, &apigatewayv2.GetVpcLinkInput{VpcLinkId: aws.String(linkID)})
 	if err != nil || aws.ToString(l.Name) != "renamed" || l.Tags["t"] != "2" || l.VpcLinkStatus != types.VpcLinkStatusAvailable {
 		t.Fatalf("link: %v %+v", err, l)
@@ -583,7 +583,7 @@ func TestAPIMappingsConcurrentKey(t *testing.T) {
 		if err := <-errs; err == nil {
 			won++
 		} else {
-			wantErr(t, err, "ConflictException", "ApiMapping key already exists for this domain name")
+			servertest.WantAPIError(t, err, "ConflictException", "ApiMapping key already exists for this domain name")
 		}
 	}
 	out, err := c.GetApiMappings(ctx, &apigatewayv2.GetApiMappingsInput{DomainName: aws.String("race.example.com")})

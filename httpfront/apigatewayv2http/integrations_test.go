@@ -238,7 +238,7 @@ func TestIntegrationsCreateErrors(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateIntegration(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("nothing-was-created", func(t *testing.T) {
@@ -435,7 +435,7 @@ func TestIntegrationsUpdate(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			id := newProxy(t)
 			_, err := update(id, tc.f)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 			got, err := c.GetIntegration(ctx, &apigatewayv2.GetIntegrationInput{ApiId: &apiID, IntegrationId: &id})
 			if err != nil || aws.ToString(got.Description) != "first" || got.IntegrationType != types.IntegrationTypeHttpProxy ||
 				aws.ToString(got.PayloadFormatVersion) != "1.0" {
@@ -445,7 +445,7 @@ func TestIntegrationsUpdate(t *testing.T) {
 	}
 	t.Run("integration=unknown", func(t *testing.T) {
 		_, err := update("nope123", func(*apigatewayv2.UpdateIntegrationInput) {})
-		wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Integration identifier specified")
 	})
 	t.Run("websocket-templates-replaced", func(t *testing.T) {
 		out, err := c.CreateIntegration(ctx, &apigatewayv2.CreateIntegrationInput{ApiId: &wsAPI, IntegrationType: types.IntegrationTypeMock,
@@ -460,7 +460,7 @@ func TestIntegrationsUpdate(t *testing.T) {
 		}
 		_, err = c.UpdateIntegration(ctx, &apigatewayv2.UpdateIntegrationInput{ApiId: &wsAPI, IntegrationId: out.IntegrationId,
 			PayloadFormatVersion: aws.String("2.0")})
-		wantErr(t, err, "BadRequestException", "")
+		servertest.WantAPIError(t, err, "BadRequestException", "")
 	})
 }
 
@@ -484,7 +484,7 @@ func TestIntegrationsDelete(t *testing.T) {
 	slices.Sort(routeIDs)
 	t.Run("referenced-by-routes", func(t *testing.T) {
 		_, err := c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId})
-		wantErr(t, err, "ConflictException",
+		servertest.WantAPIError(t, err, "ConflictException",
 			"Cannot delete Integration because it is referenced by the following Routes with Ids: ["+strings.Join(routeIDs, ", ")+"]")
 	})
 	t.Run("deleted-once-unreferenced", func(t *testing.T) {
@@ -497,13 +497,13 @@ func TestIntegrationsDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := c.GetIntegration(ctx, &apigatewayv2.GetIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId})
-		wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Integration identifier specified")
 		_, err = c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId})
-		wantErr(t, err, "NotFoundException", "")
+		servertest.WantAPIError(t, err, "NotFoundException", "")
 	})
 	t.Run("api=unknown", func(t *testing.T) {
 		_, err := c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: aws.String("nope"), IntegrationId: aws.String("x")})
-		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 	})
 	t.Run("managed-by-quick-create", func(t *testing.T) {
 		api, err := c.CreateApi(ctx, &apigatewayv2.CreateApiInput{Name: aws.String("quick"), ProtocolType: types.ProtocolTypeHttp,
@@ -531,7 +531,7 @@ func TestIntegrationsDelete(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: api.ApiId, IntegrationId: managed})
-		wantErr(t, err, "BadRequestException", "")
+		servertest.WantAPIError(t, err, "BadRequestException", "")
 	})
 }
 
@@ -597,7 +597,7 @@ func TestIntegrationsList(t *testing.T) {
 	})
 	t.Run("api=unknown", func(t *testing.T) {
 		_, err := c.GetIntegrations(ctx, &apigatewayv2.GetIntegrationsInput{ApiId: aws.String("nope")})
-		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 	})
 }
 
@@ -671,7 +671,7 @@ func TestIntegrationsResponses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateIntegrationResponse(ctx, &apigatewayv2.CreateIntegrationResponseInput{ApiId: &tc.api, IntegrationId: &tc.it,
 				IntegrationResponseKey: aws.String(tc.key)})
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("key=missing", func(t *testing.T) {
@@ -688,7 +688,7 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err = c.CreateIntegrationResponse(ctx, &apigatewayv2.CreateIntegrationResponseInput{ApiId: &httpAPI,
 			IntegrationId: hit.IntegrationId, IntegrationResponseKey: aws.String("$default")})
-		wantErr(t, err, "BadRequestException", "Integration responses are not supported on protocolType HTTP")
+		servertest.WantAPIError(t, err, "BadRequestException", "Integration responses are not supported on protocolType HTTP")
 	})
 	t.Run("update", func(t *testing.T) {
 		out, err := c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
@@ -700,13 +700,13 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err = c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId, IntegrationResponseKey: aws.String("$default")})
-		wantErr(t, err, "ConflictException", "")
+		servertest.WantAPIError(t, err, "ConflictException", "")
 		_, err = c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId, ContentHandlingStrategy: "BINARY"})
-		wantErr(t, err, "BadRequestException", "Invalid ContentHandlingStrategy specified. Valid options are CONVERT_TO_BINARY,CONVERT_TO_TEXT")
+		servertest.WantAPIError(t, err, "BadRequestException", "Invalid ContentHandlingStrategy specified. Valid options are CONVERT_TO_BINARY,CONVERT_TO_TEXT")
 		_, err = c.UpdateIntegrationResponse(ctx, &apigatewayv2.UpdateIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: aws.String("nope12")})
-		wantErr(t, err, "NotFoundException", "Invalid IntegrationResponse identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid IntegrationResponse identifier specified")
 	})
 	t.Run("delete", func(t *testing.T) {
 		if _, err := c.DeleteIntegrationResponse(ctx, &apigatewayv2.DeleteIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
@@ -715,10 +715,10 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err := c.GetIntegrationResponse(ctx, &apigatewayv2.GetIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId})
-		wantErr(t, err, "NotFoundException", "")
+		servertest.WantAPIError(t, err, "NotFoundException", "")
 		_, err = c.DeleteIntegrationResponse(ctx, &apigatewayv2.DeleteIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: ok2xx.IntegrationResponseId})
-		wantErr(t, err, "NotFoundException", "")
+		servertest.WantAPIError(t, err, "NotFoundException", "")
 	})
 	t.Run("go-with-their-integration", func(t *testing.T) {
 		if _, err := c.DeleteIntegration(ctx, &apigatewayv2.DeleteIntegrationInput{ApiId: &wsAPI, IntegrationId: &itID}); err != nil {
@@ -726,7 +726,7 @@ func TestIntegrationsResponses(t *testing.T) {
 		}
 		_, err := c.GetIntegrationResponse(ctx, &apigatewayv2.GetIntegrationResponseInput{ApiId: &wsAPI, IntegrationId: &itID,
 			IntegrationResponseId: &defID})
-		wantErr(t, err, "NotFoundException", "Invalid Integration identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Integration identifier specified")
 	})
 }
 
@@ -771,7 +771,7 @@ func TestIntegrationsAutoDeploy(t *testing.T) {
 	// A refused change deploys nothing.
 	_, err = c.UpdateIntegration(ctx, &apigatewayv2.UpdateIntegrationInput{ApiId: &apiID, IntegrationId: it.IntegrationId,
 		TimeoutInMillis: aws.Int32(1)})
-	wantErr(t, err, "BadRequestException", "")
+	servertest.WantAPIError(t, err, "BadRequestException", "")
 	if after := deployments(); after != before+1 {
 		t.Fatalf("a refused update deployed: %d deployments", after)
 	}

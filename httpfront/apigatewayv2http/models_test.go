@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 const modelsPetSchema = `{"$schema":"http://json-schema.org/draft-04/schema#","title":"Pet","type":"object",` +
@@ -100,7 +101,7 @@ func TestModelsLifecycle(t *testing.T) {
 				in.ApiId = &apiID
 			}
 			_, err := c.CreateModel(ctx, &in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	t.Run("text-schema-kept-as-text", func(t *testing.T) {
@@ -110,7 +111,7 @@ func TestModelsLifecycle(t *testing.T) {
 			t.Fatalf("create = %v %+v", err, m)
 		}
 		_, err = c.GetModelTemplate(ctx, &apigatewayv2.GetModelTemplateInput{ApiId: &apiID, ModelId: m.ModelId})
-		wantErr(t, err, "BadRequestException", "")
+		servertest.WantAPIError(t, err, "BadRequestException", "")
 		if _, err := c.DeleteModel(ctx, &apigatewayv2.DeleteModelInput{ApiId: &apiID, ModelId: m.ModelId}); err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +127,7 @@ func TestModelsLifecycle(t *testing.T) {
 	t.Run("http-api-refused", func(t *testing.T) {
 		httpAPI := integrationsAPI(t, c, types.ProtocolTypeHttp)
 		_, err := c.CreateModel(ctx, &apigatewayv2.CreateModelInput{ApiId: &httpAPI, Name: aws.String("Pet"), Schema: aws.String(`{}`)})
-		wantErr(t, err, "BadRequestException", "Models are not supported on protocolType HTTP")
+		servertest.WantAPIError(t, err, "BadRequestException", "Models are not supported on protocolType HTTP")
 	})
 	t.Run("update", func(t *testing.T) {
 		other, err := c.CreateModel(ctx, &apigatewayv2.CreateModelInput{ApiId: &apiID, Name: aws.String("Other"), Schema: aws.String(`{}`)})
@@ -140,11 +141,11 @@ func TestModelsLifecycle(t *testing.T) {
 			t.Fatalf("update = %v %+v", err, out)
 		}
 		_, err = c.UpdateModel(ctx, &apigatewayv2.UpdateModelInput{ApiId: &apiID, ModelId: other.ModelId, Name: aws.String("Pet")})
-		wantErr(t, err, "ConflictException", "Model name already exists for this API")
+		servertest.WantAPIError(t, err, "ConflictException", "Model name already exists for this API")
 		_, err = c.UpdateModel(ctx, &apigatewayv2.UpdateModelInput{ApiId: &apiID, ModelId: other.ModelId, Schema: aws.String("nope")})
-		wantErr(t, err, "BadRequestException", "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
+		servertest.WantAPIError(t, err, "BadRequestException", "Invalid model specified: Validation Result: warnings : [], errors : [Invalid model schema specified]")
 		_, err = c.UpdateModel(ctx, &apigatewayv2.UpdateModelInput{ApiId: &apiID, ModelId: aws.String("nope12"), Name: aws.String("X")})
-		wantErr(t, err, "NotFoundException", "Invalid Model identifier specified")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid Model identifier specified")
 		got, err := c.GetModel(ctx, &apigatewayv2.GetModelInput{ApiId: &apiID, ModelId: other.ModelId})
 		if err != nil || aws.ToString(got.Name) != "Renamed" || aws.ToString(got.Schema) != `{"type":"string"}` {
 			t.Fatalf("a refused update changed the model: %v %+v", err, got)
@@ -176,7 +177,7 @@ func TestModelsLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = c.DeleteModel(ctx, &apigatewayv2.DeleteModelInput{ApiId: &apiID, ModelId: &petID})
-		wantErr(t, err, "ConflictException", "Cannot delete model 'Pet', is referenced in route: sendmessage")
+		servertest.WantAPIError(t, err, "ConflictException", "Cannot delete model 'Pet', is referenced in route: sendmessage")
 		if _, err := c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &apiID, RouteId: route.RouteId}); err != nil {
 			t.Fatal(err)
 		}
@@ -197,13 +198,13 @@ func TestModelsLifecycle(t *testing.T) {
 				return err
 			},
 		} {
-			wantErr(t, f(), "NotFoundException", "Invalid Model identifier specified")
+			servertest.WantAPIError(t, f(), "NotFoundException", "Invalid Model identifier specified")
 		}
 	})
 	t.Run("api=unknown", func(t *testing.T) {
 		_, err := c.GetModels(ctx, &apigatewayv2.GetModelsInput{ApiId: aws.String("nope")})
-		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 		_, err = c.GetModelTemplate(ctx, &apigatewayv2.GetModelTemplateInput{ApiId: aws.String("nope"), ModelId: &petID})
-		wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
+		servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:nope")
 	})
 }

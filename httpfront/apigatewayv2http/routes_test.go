@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // routesQuick quick-creates an HTTP API and returns its id and the id of
@@ -100,9 +101,9 @@ func TestRoutesLifecycle(t *testing.T) {
 		t.Fatalf("resourceType: %s", r.raw)
 	}
 	_, err = c.DeleteRoute(ctx, &apigatewayv2.DeleteRouteInput{ApiId: &api, RouteId: &id})
-	wantErr(t, err, "NotFoundException", "Invalid Route identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Route identifier specified")
 	_, err = c.GetRoutes(ctx, &apigatewayv2.GetRoutesInput{ApiId: aws.String("nope")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified "+testAccount+":nope")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified "+testAccount+":nope")
 }
 
 func TestRoutesCreateErrors(t *testing.T) {
@@ -252,7 +253,7 @@ func TestRoutesWebSocket(t *testing.T) {
 		}
 	}
 	_, err = c.CreateRoute(ctx, &apigatewayv2.CreateRouteInput{ApiId: &api, RouteKey: aws.String("sendMessage")})
-	wantErr(t, err, "ConflictException", "Route with key sendMessage already exists for this API")
+	servertest.WantAPIError(t, err, "ConflictException", "Route with key sendMessage already exists for this API")
 	r := send(t, srv, "POST", "/v2/apis/"+api+"/routes", `{"routeKey":"x","authorizationType":"JWT"}`)
 	wantReply(t, r, 400, "BadRequestException", "")
 
@@ -272,7 +273,7 @@ func TestRoutesWebSocket(t *testing.T) {
 	}
 	_, err = c.DeleteRouteRequestParameter(ctx, &apigatewayv2.DeleteRouteRequestParameterInput{ApiId: &api,
 		RouteId: connect.RouteId, RequestParameterKey: aws.String("route.request.header.Auth")})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 }
 
 func TestRoutesResponses(t *testing.T) {
@@ -293,10 +294,10 @@ func TestRoutesResponses(t *testing.T) {
 	}
 	id := out.RouteResponseId
 	_, err = c.CreateRouteResponse(ctx, &apigatewayv2.CreateRouteResponseInput{ApiId: &api, RouteId: rid, RouteResponseKey: aws.String("$default")})
-	wantErr(t, err, "ConflictException", "")
+	servertest.WantAPIError(t, err, "ConflictException", "")
 	_, err = c.CreateRouteResponse(ctx, &apigatewayv2.CreateRouteResponseInput{ApiId: &api, RouteId: rid, RouteResponseKey: aws.String("other"),
 		ResponseModels: map[string]string{"$default": "NoSuchModel"}})
-	wantErr(t, err, "BadRequestException", "")
+	servertest.WantAPIError(t, err, "BadRequestException", "")
 	wantReply(t, send(t, srv, "POST", "/v2/apis/"+api+"/routes/"+aws.ToString(rid)+"/routeresponses", `{}`), 400,
 		"BadRequestException", "Route response key is required")
 
@@ -337,7 +338,7 @@ func TestRoutesResponses(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetRouteResponse(ctx, &apigatewayv2.GetRouteResponseInput{ApiId: &api, RouteId: route.RouteId, RouteResponseId: rr.RouteResponseId})
-	wantErr(t, err, "NotFoundException", "Invalid RouteResponse identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid RouteResponse identifier specified")
 
 	// HTTP APIs have no route responses.
 	httpAPI, _ := routesQuick(t, c)
@@ -347,7 +348,7 @@ func TestRoutesResponses(t *testing.T) {
 	}
 	_, err = c.CreateRouteResponse(ctx, &apigatewayv2.CreateRouteResponseInput{ApiId: &httpAPI, RouteId: routes.Items[0].RouteId,
 		RouteResponseKey: aws.String("$default")})
-	wantErr(t, err, "BadRequestException", "Route responses are supported only for WebSocket APIs")
+	servertest.WantAPIError(t, err, "BadRequestException", "Route responses are supported only for WebSocket APIs")
 }
 
 // TestRoutesHostileInput sends odd but well-formed bodies to every

@@ -2,7 +2,6 @@ package apigatewayv2http_test
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
-	"github.com/aws/smithy-go"
 
 	"github.com/cloudemu/emulator/server/servertest"
 )
@@ -33,19 +31,6 @@ func startServer(t *testing.T, opts ...servertest.Option) (*servertest.Server, *
 	t.Helper()
 	srv := servertest.Start(t, opts...)
 	return srv, newClient(srv)
-}
-
-// wantErr fails unless err is an API error with code and, if msg is not
-// empty, exactly that message.
-func wantErr(t *testing.T, err error, code, msg string) {
-	t.Helper()
-	var ae smithy.APIError
-	if !errors.As(err, &ae) {
-		t.Fatalf("want %s, got %v", code, err)
-	}
-	if ae.ErrorCode() != code || (msg != "" && ae.ErrorMessage() != msg) {
-		t.Fatalf("want %s %q, got %s %q", code, msg, ae.ErrorCode(), ae.ErrorMessage())
-	}
 }
 
 // need fails the test on a setup error.

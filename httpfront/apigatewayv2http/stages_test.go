@@ -109,7 +109,7 @@ func TestStagesCreateErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateStage(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 	// The SDK insists on stageName; AWS's front end does too.
@@ -195,7 +195,7 @@ func TestStagesUpdate(t *testing.T) {
 	}
 	_, err = c.DeleteRouteSettings(ctx, &apigatewayv2.DeleteRouteSettingsInput{ApiId: &apiID, StageName: aws.String("dev"),
 		RouteKey: aws.String("POST /items")})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 
 	// Access logging off.
 	if _, err := c.DeleteAccessLogSettings(ctx, &apigatewayv2.DeleteAccessLogSettingsInput{ApiId: &apiID, StageName: aws.String("dev")}); err != nil {
@@ -237,7 +237,7 @@ func TestStagesUpdate(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.UpdateStage(ctx, &tc.in)
-			wantErr(t, err, tc.code, tc.msg)
+			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
 }
@@ -333,18 +333,18 @@ func TestStagesDeleteAndCache(t *testing.T) {
 		t.Fatalf("ResetAuthorizersCache = %d %s", r.status, r.raw)
 	}
 	_, err = c.ResetAuthorizersCache(ctx, &apigatewayv2.ResetAuthorizersCacheInput{ApiId: &apiID, StageName: aws.String("qa")})
-	wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid stage identifier specified")
 	_, err = c.ResetAuthorizersCache(ctx, &apigatewayv2.ResetAuthorizersCacheInput{ApiId: aws.String("abcdefghij"), StageName: aws.String("dev")})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:abcdefghij")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:abcdefghij")
 
 	r = send(t, srv, "DELETE", "/v2/apis/"+apiID+"/stages/dev", "")
 	if r.status != http.StatusNoContent || len(r.raw) != 0 {
 		t.Fatalf("DeleteStage = %d %s", r.status, r.raw)
 	}
 	_, err = c.GetStage(ctx, &apigatewayv2.GetStageInput{ApiId: &apiID, StageName: aws.String("dev")})
-	wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid stage identifier specified")
 	_, err = c.DeleteStage(ctx, &apigatewayv2.DeleteStageInput{ApiId: &apiID, StageName: aws.String("dev")})
-	wantErr(t, err, "NotFoundException", "Invalid stage identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid stage identifier specified")
 	mappings, err := c.GetApiMappings(ctx, &apigatewayv2.GetApiMappingsInput{DomainName: dn.DomainName})
 	if err != nil {
 		t.Fatal(err)

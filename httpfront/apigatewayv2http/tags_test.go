@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func tagsARN(region, path string) string { return "arn:aws:apigateway:" + region + "::" + path }
@@ -108,7 +109,7 @@ func TestTagsDomainAndLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(link)})
-	wantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
 }
 
 // TestTagsRegion checks that the ARN's region, not the request's, selects
@@ -129,11 +130,11 @@ func TestTagsRegion(t *testing.T) {
 		t.Fatalf("domain: %v %+v", err, d)
 	}
 	_, err = us.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(tagsARN("us-east-1", "/domainnames/eu.example.com"))})
-	wantErr(t, err, "NotFoundException", "Invalid domain name identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid domain name identifier specified")
 	// The account is the caller's: another account does not see it.
 	other := regionClient(srv, "eu-west-1", "111122223333")
 	_, err = other.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(arn)})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 }
 
 func TestTagsErrors(t *testing.T) {
@@ -183,7 +184,7 @@ func TestTagsErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.TagResource(ctx, &apigatewayv2.TagResourceInput{ResourceArn: aws.String(dn), Tags: tc.tags})
-			wantErr(t, err, "BadRequestException", "")
+			servertest.WantAPIError(t, err, "BadRequestException", "")
 		})
 	}
 	// The limits themselves are allowed (values up to the model's 1600).
@@ -211,7 +212,7 @@ func TestTagsErrors(t *testing.T) {
 		more[fmt.Sprintf("m%02d", i)] = "v"
 	}
 	_, err := c.TagResource(ctx, &apigatewayv2.TagResourceInput{ResourceArn: aws.String(dn), Tags: more})
-	wantErr(t, err, "BadRequestException", "")
+	servertest.WantAPIError(t, err, "BadRequestException", "")
 	if got := tagsGet(t, c, dn); len(got) != 40 {
 		t.Fatalf("a refused merge changed the tags: %d", len(got))
 	}
@@ -262,11 +263,11 @@ func TestTagsAPIAndStage(t *testing.T) {
 		return got.Tags
 	})
 	_, err = c.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(tagsARN("us-east-1", "/apis/"+apiID+"/stages/nope"))})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	// Deleting the API takes its tags.
 	if _, err := c.DeleteApi(ctx, &apigatewayv2.DeleteApiInput{ApiId: out.ApiId}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = c.GetTags(ctx, &apigatewayv2.GetTagsInput{ResourceArn: aws.String(tagsARN("us-east-1", "/apis/"+apiID))})
-	wantErr(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:"+apiID)
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid API identifier specified 000000000000:"+apiID)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func TestVpcLinkCreate(t *testing.T) {
@@ -60,7 +61,7 @@ func TestVpcLinkCreateErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.CreateVpcLink(context.Background(), &tc.in)
-			wantErr(t, err, "BadRequestException", "")
+			servertest.WantAPIError(t, err, "BadRequestException", "")
 		})
 	}
 	// What the SDK refuses to send.
@@ -124,7 +125,7 @@ func TestVpcLinkListUpdateDelete(t *testing.T) {
 	r = send(t, srv, "PATCH", "/v2/vpclinks/"+ids[0], `{"name":""}`)
 	wantReply(t, r, 400, "BadRequestException", "")
 	_, err = c.UpdateVpcLink(ctx, &apigatewayv2.UpdateVpcLinkInput{VpcLinkId: aws.String("nope12"), Name: aws.String("x")})
-	wantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
 
 	// Delete answers 202 with an empty structure; the link is gone at once.
 	r = send(t, srv, "DELETE", "/v2/vpclinks/"+ids[1], "")
@@ -132,9 +133,9 @@ func TestVpcLinkListUpdateDelete(t *testing.T) {
 		t.Fatalf("delete: %d %s", r.status, r.raw)
 	}
 	_, err = c.GetVpcLink(ctx, &apigatewayv2.GetVpcLinkInput{VpcLinkId: aws.String(ids[1])})
-	wantErr(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid VpcLink identifier specified")
 	_, err = c.DeleteVpcLink(ctx, &apigatewayv2.DeleteVpcLinkInput{VpcLinkId: aws.String(ids[1])})
-	wantErr(t, err, "NotFoundException", "")
+	servertest.WantAPIError(t, err, "NotFoundException", "")
 	if _, err := c.DeleteVpcLink(ctx, &apigatewayv2.DeleteVpcLinkInput{VpcLinkId: aws.String(ids[2])}); err != nil {
 		t.Fatal(err)
 	}
