@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 )
 
@@ -464,17 +465,22 @@ func depMergeRouteSettings(api *HTTPAPI, cur, in map[string]*RouteSettings) (map
 
 // DeleteStage deletes a stage; API mappings that point at it go too.
 func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
+	// The owner tells the domains whose mappings refer to the stage once
+	// its deletion is durable; DeleteStage returns when they have.
+	var pending []actors.Pending
 	_, err := Mutate(s, sc, apiID, func(t *Tx) (struct{}, error) {
 		if _, ok := t.State().Stages.Get(name); !ok {
 			return struct{}{}, StageNotFound()
 		}
 		t.DeleteStage(name)
+		d := s.scopes.Get(sc)
+		t.After(func() { pending = s.tellStageGone(sc, d, apiID, name) })
 		return struct{}{}, nil
 	})
 	if err != nil {
 		return err
 	}
-	s.forgetStage(sc, apiID, name)
+	s.settle(pending)
 	return nil
 }
 

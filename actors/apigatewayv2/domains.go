@@ -2,7 +2,6 @@ package apigatewayv2
 
 import (
 	"cmp"
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -286,7 +285,13 @@ func (s *Service) DeleteDomainName(sc awswire.Scope, name string) error {
 	if !ok {
 		return DomainNotFound()
 	}
-	_, err := actors.DeleteRecord(s.records(), domainKey(sc, name), d.domains, name, errFn(DomainNotFound))
+	_, _, err := actors.EndRecord(s.records(), domainKey(sc, name), d.domains, name, errFn(DomainNotFound),
+		func(last *DomainState) []actors.Pending {
+			for id, m := range last.Mappings {
+				d.refs.Remove(stageTarget(m.APIID, m.Stage), mappingReferrer(name, id))
+			}
+			return nil
+		})
 	return err
 }
 
@@ -314,8 +319,11 @@ func checkMappingKey(key string) error {
 	return nil
 }
 
-// checkMappingTarget checks that the API and stage a mapping names exist.
-func (s *Service) checkMappingTarget(sc awswire.Scope, apiID, stage string) error {
+// checkMappingTarget checks, inside the domain's owner and after the
+// mapping's reference is recorded (refs.go), that the API and stage a
+// mapping names exist.
+func (s *Service) checkMappingTarget(sc awswire.Scope, d *dirs, domain, id, apiID, stage string) error {
+	d.refs.Add(stageTarget(apiID, stage), mappingReferrer(domain, id))
 	api, ok := s.API(sc, apiID)
 	if !ok {
 		return APINotFound(sc, apiID)
@@ -326,34 +334,56 @@ func (s *Service) checkMappingTarget(sc awswire.Scope, apiID, stage string) erro
 	return nil
 }
 
+// mappingsEdit is what a change of a domain's mappings decided: the reply,
+// whether anything changed, and the references to forget once the change
+// is durable (or, when it fails, those it recorded).
+type mappingsEdit[R any] struct {
+	reply   R
+	changed bool
+	forget  []mappingRef
+}
+
+// mappingRef is one mapping's reference to an API stage.
+type mappingRef struct{ id, apiID, stage string }
+
 // mutateMappings runs fn on a copy of the domain's mappings inside its
-// owner; fn says whether it changed them.
+// owner.
 func mutateMappings[R any](s *Service, sc awswire.Scope, domain string,
-	fn func(next map[string]*APIMapping) (R, bool, error)) (R, error) {
+	fn func(d *dirs, next map[string]*APIMapping) (mappingsEdit[R], error)) (R, error) {
 	var zero R
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
 		return zero, DomainNotFound()
 	}
-	return actors.MutateRecord(s.records(), domainKey(sc, domain), d.domains, domain, errFn(DomainNotFound),
-		func(cur *DomainState) (*DomainState, R, error) {
+	forget := func(refs []mappingRef) {
+		for _, r := range refs {
+			d.refs.Remove(stageTarget(r.apiID, r.stage), mappingReferrer(domain, r.id))
+		}
+	}
+	return actors.EditRecord(s.records(), domainKey(sc, domain), d.domains, domain, errFn(DomainNotFound),
+		func(cur *DomainState) (actors.Edit[DomainState, R], error) {
+			var none actors.Edit[DomainState, R]
 			if cur == nil {
-				return nil, zero, DomainNotFound()
+				return none, DomainNotFound()
 			}
 			m := maps.Clone(cur.Mappings)
 			if m == nil {
 				m = map[string]*APIMapping{}
 			}
-			r, changed, err := fn(m)
-			if err != nil || !changed {
-				return nil, r, err
+			ed, err := fn(d, m)
+			if err != nil {
+				forget(ed.forget)
+				return none, err
+			}
+			if !ed.changed {
+				return actors.Edit[DomainState, R]{Reply: ed.reply}, nil
 			}
 			next := *cur
 			next.Mappings = m
 			if len(m) == 0 {
 				next.Mappings = nil
 			}
-			return &next, r, nil
+			return actors.Edit[DomainState, R]{Next: &next, Reply: ed.reply, After: func() { forget(ed.forget) }}, nil
 		})
 }
 
@@ -378,38 +408,20 @@ func (s *Service) CreateAPIMapping(sc awswire.Scope, domain string, in APIMappin
 	if err := checkMappingKey(in.APIMappingKey); err != nil {
 		return nil, err
 	}
-	m, err := mutateMappings(s, sc, domain, func(next map[string]*APIMapping) (*APIMapping, bool, error) {
-		// Checked in the owner, so that the domain's existence decides
-		// first, as on AWS.
-		if err := s.checkMappingTarget(sc, in.APIID, in.Stage); err != nil {
-			return nil, false, err
-		}
-		if err := mappingKeyTaken(next, in.APIMappingKey, ""); err != nil {
-			return nil, false, err
-		}
+	return mutateMappings(s, sc, domain, func(d *dirs, next map[string]*APIMapping) (mappingsEdit[*APIMapping], error) {
 		m := in
 		m.APIMappingID = NewID(10, func(id string) bool { _, taken := next[id]; return taken })
+		// Checked in the owner, so that the domain's existence decides
+		// first, as on AWS.
+		if err := s.checkMappingTarget(sc, d, domain, m.APIMappingID, m.APIID, m.Stage); err != nil {
+			return mappingsEdit[*APIMapping]{forget: []mappingRef{{m.APIMappingID, m.APIID, m.Stage}}}, err
+		}
+		if err := mappingKeyTaken(next, in.APIMappingKey, ""); err != nil {
+			return mappingsEdit[*APIMapping]{forget: []mappingRef{{m.APIMappingID, m.APIID, m.Stage}}}, err
+		}
 		next[m.APIMappingID] = &m
-		return &m, true, nil
+		return mappingsEdit[*APIMapping]{reply: &m, changed: true}, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	if err := s.settleMapping(sc, m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// settleMapping closes a race: the stage a new or changed mapping names
-// may have been deleted after the mapping's owner checked it and before
-// the mapping was stored, in which case the deletion's clean-up missed it.
-func (s *Service) settleMapping(sc awswire.Scope, m *APIMapping) error {
-	err := s.checkMappingTarget(sc, m.APIID, m.Stage)
-	if err != nil {
-		s.dropMappings(sc, m.APIID, m.Stage)
-	}
-	return err
 }
 
 // APIMapping returns one mapping of a domain.
@@ -457,10 +469,11 @@ func (s *Service) UpdateAPIMapping(sc awswire.Scope, domain, id string, u Mappin
 	if u.Stage != nil && *u.Stage == "" {
 		return nil, BadRequest("Invalid stage identifier specified")
 	}
-	m, err := mutateMappings(s, sc, domain, func(next map[string]*APIMapping) (*APIMapping, bool, error) {
+	return mutateMappings(s, sc, domain, func(d *dirs, next map[string]*APIMapping) (mappingsEdit[*APIMapping], error) {
+		var none mappingsEdit[*APIMapping]
 		cur, ok := next[id]
 		if !ok {
-			return nil, false, MappingNotFound()
+			return none, MappingNotFound()
 		}
 		m := *cur
 		m.APIID = u.APIID
@@ -470,57 +483,37 @@ func (s *Service) UpdateAPIMapping(sc awswire.Scope, domain, id string, u Mappin
 		if u.APIMappingKey != nil {
 			m.APIMappingKey = *u.APIMappingKey
 		}
-		if err := s.checkMappingTarget(sc, m.APIID, m.Stage); err != nil {
-			return nil, false, err
+		// The new reference goes if the change fails; the old one once
+		// the change is durable.
+		moved := m.APIID != cur.APIID || m.Stage != cur.Stage
+		failed := none
+		if moved {
+			failed.forget = []mappingRef{{id, m.APIID, m.Stage}}
+		}
+		if err := s.checkMappingTarget(sc, d, domain, id, m.APIID, m.Stage); err != nil {
+			return failed, err
 		}
 		if err := mappingKeyTaken(next, m.APIMappingKey, id); err != nil {
-			return nil, false, err
+			return failed, err
 		}
 		next[id] = &m
-		return &m, m != *cur, nil
+		ed := mappingsEdit[*APIMapping]{reply: &m, changed: m != *cur}
+		if moved {
+			ed.forget = []mappingRef{{id, cur.APIID, cur.Stage}}
+		}
+		return ed, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	if err := s.settleMapping(sc, m); err != nil {
-		return nil, err
-	}
-	return m, nil
 }
 
 // DeleteAPIMapping removes one mapping of a domain.
 func (s *Service) DeleteAPIMapping(sc awswire.Scope, domain, id string) error {
-	_, err := mutateMappings(s, sc, domain, func(next map[string]*APIMapping) (struct{}, bool, error) {
-		if _, ok := next[id]; !ok {
-			return struct{}{}, false, MappingNotFound()
+	_, err := mutateMappings(s, sc, domain, func(_ *dirs, next map[string]*APIMapping) (mappingsEdit[struct{}], error) {
+		m, ok := next[id]
+		if !ok {
+			return mappingsEdit[struct{}]{}, MappingNotFound()
 		}
 		delete(next, id)
-		return struct{}{}, true, nil
+		return mappingsEdit[struct{}]{changed: true, forget: []mappingRef{{id, m.APIID, m.Stage}}}, nil
 	})
 	return err
-}
-
-// dropMappings removes the API mappings that point at the API stage (at any
-// stage of the API when stage is ""). Each domain's owner changes its own
-// state; it must not be called from inside an API's owner.
-func (s *Service) dropMappings(sc awswire.Scope, apiID, stage string) {
-	d, ok := s.scopes.Lookup(sc)
-	if !ok {
-		return
-	}
-	points := func(m *APIMapping) bool { return m.APIID == apiID && (stage == "" || m.Stage == stage) }
-	for _, st := range d.domains.Snapshots(func(a, b *DomainState) int { return cmp.Compare(a.Seq, b.Seq) }) {
-		if !slices.ContainsFunc(slices.Collect(maps.Values(st.Mappings)), points) {
-			continue
-		}
-		_, err := mutateMappings(s, sc, st.Domain.DomainName, func(next map[string]*APIMapping) (struct{}, bool, error) {
-			n := len(next)
-			maps.DeleteFunc(next, func(_ string, m *APIMapping) bool { return points(m) })
-			return struct{}{}, len(next) != n, nil
-		})
-		var we *awswire.Error
-		if err != nil && !(errors.As(err, &we) && we.Code == awswire.CodeNotFound) {
-			s.log.Warn("drop api mappings", "domain", st.Domain.DomainName, "api", apiID, "stage", stage, "err", err)
-		}
-	}
 }

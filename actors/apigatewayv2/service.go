@@ -30,6 +30,8 @@ type dirs struct {
 	apis    *actors.Directory[HTTPAPI]
 	domains *actors.Directory[DomainState]
 	links   *actors.Directory[LinkState]
+	// refs: which domains' API mappings refer to each API stage (refs.go).
+	refs actors.Refs
 }
 
 func newDirs() *dirs {
@@ -222,15 +224,18 @@ func (s *Service) DeleteAPI(sc awswire.Scope, id string) error {
 	if !ok {
 		return APINotFound(sc, id)
 	}
+	// The owner tells the domains whose mappings refer to the API once its
+	// delete is durable; DeleteAPI returns when they have dropped them.
+	var pending []actors.Pending
 	v, err := actors.Update(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
 		return actors.Change[HTTPAPI]{End: true, Records: []actors.Record{
 			actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
-		}}, nil
+		}, After: func() { pending = s.tellStageGone(sc, d, id, "") }}, nil
 	})
 	if _, err := actors.Result[any](v, err, errFn(func() *awswire.Error { return APINotFound(sc, id) }), s.records().Busy); err != nil {
 		return err
 	}
-	s.forgetStage(sc, id, "")
+	s.settle(pending)
 	return nil
 }
 
@@ -261,7 +266,12 @@ func (s *Service) Restore(key string, value []byte) error {
 		d := s.scopes.Get(sc)
 		var st *DomainState
 		st, err = actors.RestoreRecord(s.records(), "apigatewayv2."+kind, d.domains, value,
-			func(st *DomainState) string { return st.Domain.DomainName })
+			func(st *DomainState) string {
+				for id, m := range st.Mappings {
+					d.refs.Add(stageTarget(m.APIID, m.Stage), mappingReferrer(st.Domain.DomainName, id))
+				}
+				return st.Domain.DomainName
+			})
 		if err == nil {
 			s.bumpSeq(st.Seq)
 		}
@@ -374,7 +384,7 @@ func (s *Service) RestoreDone() error {
 		s.bumpSeq(st.Seq)
 	}
 	s.restoring = nil
-	return nil
+	return s.reconcile()
 }
 
 func (s *Service) bumpSeq(seq uint64) {
@@ -394,13 +404,8 @@ func (s *Service) Detach() {
 		refs = append(refs, d.apis.Drain()...)
 		refs = append(refs, d.domains.Drain()...)
 		refs = append(refs, d.links.Drain()...)
+		d.refs.Reset()
 		return true
 	})
 	s.sys.Stop(refs)
-}
-
-// forgetStage drops the API mappings that point at a stage of an API (any
-// stage when stage is ""), so none outlives what it names.
-func (s *Service) forgetStage(sc awswire.Scope, apiID, stage string) {
-	s.dropMappings(sc, apiID, stage)
 }
