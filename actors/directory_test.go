@@ -468,3 +468,33 @@ func TestMemoConcurrent(t *testing.T) {
 		t.Errorf("Get() = %q", m.Get())
 	}
 }
+
+func TestIDs(t *testing.T) {
+	x := actors.NewIDs[vault]()
+	east := awswire.Scope{Account: "1", Region: "us-east-1"}
+	west := awswire.Scope{Account: "1", Region: "us-west-2"}
+	a, b := actors.NewEntry[vault](actors.Ref{}), actors.NewEntry[vault](actors.Ref{})
+	a.Publish(&vault{Name: "a"})
+	b.Publish(&vault{Name: "b"})
+	x.Add("same", east, a)
+	x.Add("same", west, b)
+	if v, sc, ok := x.Lookup("same", nil); !ok || v.Name != "a" || sc != east {
+		t.Errorf("Lookup(nil) = %v %v %v, want the first added", v, sc, ok)
+	}
+	inWest := func(sc awswire.Scope) bool { return sc.Region == "us-west-2" }
+	if v, _, ok := x.Lookup("same", inWest); !ok || v.Name != "b" {
+		t.Errorf("Lookup(prefer west) = %v %v", v, ok)
+	}
+	x.Remove("same", a)
+	if v, _, ok := x.Lookup("same", nil); !ok || v.Name != "b" {
+		t.Errorf("after Remove: %v %v", v, ok)
+	}
+	b.Publish(nil) // being deleted
+	if _, _, ok := x.Lookup("same", nil); ok {
+		t.Error("an unpublished owner was found")
+	}
+	x.Remove("same", b)
+	if _, _, ok := x.Lookup("same", nil); ok {
+		t.Error("found after every holder was removed")
+	}
+}

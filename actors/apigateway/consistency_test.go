@@ -386,3 +386,33 @@ func BenchmarkIndexLookups(b *testing.B) {
 		}
 	})
 }
+
+// TestAPIByID finds REST APIs by id alone, across scopes.
+func TestAPIByID(t *testing.T) {
+	now := time.Now()
+	s := keysService(t, &now)
+	west := awswire.Scope{Account: "111111111111", Region: "us-west-2"}
+	custom := map[string]string{CustomIDTag: "shared-id"}
+	east, err := s.CreateRestAPI(keysScope, API{ID: "shared-id", Name: "east", Tags: custom}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateRestAPI(west, API{ID: "shared-id", Name: "west", Tags: custom}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ region, want string }{{"", "east"}, {"us-west-2", "west"}, {"eu-north-1", "east"}} {
+		a, _, ok := s.APIByID("shared-id", tc.region)
+		if !ok || a.API.Name != tc.want {
+			t.Errorf("APIByID(region %q) = %v %v, want %s", tc.region, a, ok, tc.want)
+		}
+	}
+	if err := s.DeleteRestAPI(keysScope, east.API.ID); err != nil {
+		t.Fatal(err)
+	}
+	if a, sc, ok := s.APIByID("shared-id", ""); !ok || a.API.Name != "west" || sc != west {
+		t.Errorf("after deleting east: %v %v %v", a, sc, ok)
+	}
+	if _, _, ok := s.APIByID("nope", ""); ok {
+		t.Error("an unknown id was found")
+	}
+}

@@ -68,6 +68,8 @@ type Service struct {
 	// usage counts the requests each API key makes under each usage plan
 	// (GetUsage); the data plane fills it. It is not persisted (SPEC.md).
 	usage *Usage
+	// ids finds REST APIs by id in every scope, for the data plane.
+	ids *actors.IDs[RestAPI]
 
 	restoring map[string]*restoreAPI // REST APIs being restored, by store key
 }
@@ -75,7 +77,7 @@ type Service struct {
 // New returns an empty service. Restore what the store holds before serving.
 func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
 	return &Service{sys: sys, store: st, now: now, log: log.With("component", "apigateway"),
-		scopes: actors.NewScopes(newDirs), usage: NewUsage()}
+		scopes: actors.NewScopes(newDirs), usage: NewUsage(), ids: actors.NewIDs[RestAPI]()}
 }
 
 // UsageLog is the usage log GetUsage reads and the data plane fills.
@@ -159,7 +161,7 @@ func (s *Service) CreateRestAPI(sc awswire.Scope, api API, init func(t *Tx) erro
 		}
 	}
 	id := api.ID
-	o.OnEnd = func(*RestAPI) { d.apis.Release(id, e) }
+	s.track(sc, d, o, id, e)
 	seq := s.seq.Add(1)
 	r, err := ask[*RestAPI](s, func() (any, error) {
 		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
@@ -179,10 +181,33 @@ func (s *Service) CreateRestAPI(sc awswire.Scope, api API, init func(t *Tx) erro
 	}, func() *awswire.Error { return APINotFound(sc, id) })
 	if err != nil {
 		d.apis.Release(id, e)
+		s.ids.Remove(id, e)
 		s.sys.StopAsync(e.Ref())
 		return nil, err
 	}
 	return r, nil
+}
+
+// track lists an API's owner in the global id index, and has it leave its
+// directory and the index when it ends.
+func (s *Service) track(sc awswire.Scope, d *dirs, o *actors.StateOwner[RestAPI], id string, e *actors.Entry[RestAPI]) {
+	s.ids.Add(id, sc, e)
+	o.OnEnd = func(*RestAPI) {
+		d.apis.Release(id, e)
+		s.ids.Remove(id, e)
+	}
+}
+
+// APIByID finds a REST API by id alone, in whichever account and region
+// holds it: an execute-api request carries no credential scope. Custom ids
+// may repeat across scopes; then the API in region wins (when region is
+// not ""), else the one created first.
+func (s *Service) APIByID(id, region string) (*RestAPI, awswire.Scope, bool) {
+	var prefer func(awswire.Scope) bool
+	if region != "" {
+		prefer = func(sc awswire.Scope) bool { return sc.Region == region }
+	}
+	return s.ids.Lookup(id, prefer)
 }
 
 // commit ends a mutation: the new state is published, the records written.
@@ -377,7 +402,7 @@ func (s *Service) RestoreDone() error {
 		o := actors.NewStateOwner[RestAPI](s.store)
 		e := actors.SpawnState(s.sys, "apigateway.restapi", o, &st)
 		id := st.API.ID
-		o.OnEnd = func(*RestAPI) { d.apis.Release(id, e) }
+		s.track(r.scope, d, o, id, e)
 		d.apis.Reserve(id, e)
 		s.bumpSeq(st.Seq)
 	}
@@ -410,6 +435,7 @@ func (s *Service) Detach() {
 		return true
 	})
 	s.usage.Reset()
+	s.ids.Reset()
 	s.sys.Stop(refs)
 }
 

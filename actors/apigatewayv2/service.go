@@ -51,6 +51,8 @@ type Service struct {
 	log    *slog.Logger
 	seq    atomic.Uint64
 	scopes *actors.Scopes[dirs]
+	// ids finds APIs by id in every scope, for the data plane.
+	ids *actors.IDs[HTTPAPI]
 	// endpoint is where execute-api requests reach this emulator: a
 	// scheme-less "host:port" template with "{id}" for the API id, set once
 	// the server listens.
@@ -62,7 +64,7 @@ type Service struct {
 // New returns an empty service. Restore what the store holds before serving.
 func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
 	return &Service{sys: sys, store: st, now: now, log: log.With("component", "apigatewayv2"),
-		scopes: actors.NewScopes(newDirs)}
+		scopes: actors.NewScopes(newDirs), ids: actors.NewIDs[HTTPAPI]()}
 }
 
 // SetEndpoint sets the address template of APIs' apiEndpoint: host and port
@@ -165,7 +167,7 @@ func (s *Service) CreateAPI(sc awswire.Scope, api API, init func(t *Tx) error) (
 		}
 	}
 	id := api.APIID
-	o.OnEnd = func(*HTTPAPI) { d.apis.Release(id, e) }
+	s.track(sc, d, o, id, e)
 	api.APIEndpoint = s.APIEndpoint(id, api.ProtocolType)
 	seq := s.seq.Add(1)
 	v, err := actors.Update(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
@@ -182,10 +184,33 @@ func (s *Service) CreateAPI(sc awswire.Scope, api API, init func(t *Tx) error) (
 	r, err := actors.Result[*HTTPAPI](v, err, errFn(func() *awswire.Error { return APINotFound(sc, id) }), s.records().Busy)
 	if err != nil {
 		d.apis.Release(id, e)
+		s.ids.Remove(id, e)
 		s.sys.StopAsync(e.Ref())
 		return nil, err
 	}
 	return r, nil
+}
+
+// track lists an API's owner in the global id index, and has it leave its
+// directory and the index when it ends.
+func (s *Service) track(sc awswire.Scope, d *dirs, o *actors.StateOwner[HTTPAPI], id string, e *actors.Entry[HTTPAPI]) {
+	s.ids.Add(id, sc, e)
+	o.OnEnd = func(*HTTPAPI) {
+		d.apis.Release(id, e)
+		s.ids.Remove(id, e)
+	}
+}
+
+// APIByID finds an API by id alone, in whichever account and region holds
+// it: an execute-api request carries no credential scope. Custom ids may
+// repeat across scopes; then the API in region wins (when region is not
+// ""), else the one created first.
+func (s *Service) APIByID(id, region string) (*HTTPAPI, awswire.Scope, bool) {
+	var prefer func(awswire.Scope) bool
+	if region != "" {
+		prefer = func(sc awswire.Scope) bool { return sc.Region == region }
+	}
+	return s.ids.Lookup(id, prefer)
 }
 
 // Mutate runs fn as a mutation of the API id and returns what fn returns.
@@ -379,7 +404,7 @@ func (s *Service) RestoreDone() error {
 		o := actors.NewStateOwner[HTTPAPI](s.store)
 		e := actors.SpawnState(s.sys, "apigatewayv2.api", o, &st)
 		id := st.API.APIID
-		o.OnEnd = func(*HTTPAPI) { d.apis.Release(id, e) }
+		s.track(r.scope, d, o, id, e)
 		d.apis.Reserve(id, e)
 		s.bumpSeq(st.Seq)
 	}
@@ -407,5 +432,6 @@ func (s *Service) Detach() {
 		d.refs.Reset()
 		return true
 	})
+	s.ids.Reset()
 	s.sys.Stop(refs)
 }
