@@ -197,7 +197,7 @@ func (s *Service) DeleteCORS(sc awswire.Scope, id string) error {
 func apisApply(a *API, in *APIInput) error {
 	http := a.ProtocolType == apisHTTP
 	if in.Name != nil {
-		if n := utf8.RuneCountInString(*in.Name); n < 1 || n > 128 {
+		if !validName(*in.Name, 128) {
 			return BadRequest(apisMsgNameLength)
 		}
 		a.Name = *in.Name

@@ -180,7 +180,7 @@ func authCheck(protocol string, a *Authorizer) error {
 	if a.Name == "" {
 		return BadRequest(authMsgName)
 	}
-	if len(a.Name) > 128 {
+	if !validName(a.Name, 128) {
 		return BadRequest(authMsgNameLength)
 	}
 	if ttl := a.AuthorizerResultTTLInSeconds; ttl != nil && (*ttl < 0 || *ttl > 3600) {

@@ -34,6 +34,10 @@ func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*M
 	switch {
 	case in.Name == nil || *in.Name == "":
 		return nil, BadRequest("Model name is required")
+	case !validName(*in.Name, 128):
+		// The model's StringWithLengthBetween1And128; the words are this
+		// emulator's, in AWS's style.
+		return nil, BadRequest("Invalid model name specified: it must be 1 to 128 characters, with no control characters")
 	case in.Schema == nil:
 		return nil, BadRequest("Model schema is required")
 	}

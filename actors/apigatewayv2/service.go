@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
@@ -434,4 +435,12 @@ func (s *Service) Detach() {
 	})
 	s.ids.Reset()
 	s.sys.Stop(refs)
+}
+
+// validName reports whether a name has 1 to max characters and no control
+// character (NUL included): the model's StringWithLengthBetween1And128
+// shapes, and what no name of AWS's holds.
+func validName(name string, max int) bool {
+	n := utf8.RuneCountInString(name)
+	return n >= 1 && n <= max && !strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
@@ -39,7 +38,7 @@ func linkKey(sc awswire.Scope, id string) string {
 
 // linksCheckName checks a link's name: 1 to 128 characters.
 func linksCheckName(name string) error {
-	if n := utf8.RuneCountInString(name); n == 0 || n > 128 {
+	if !validName(name, 128) {
 		return BadRequest("Invalid VPC link name. It must be between 1 and 128 characters long.")
 	}
 	return nil
