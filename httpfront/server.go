@@ -159,7 +159,9 @@ func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx) {
 // the read timeout would otherwise receive an answer to a request it never
 // sent, and take it for the answer to its next one.
 func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
-	if nothingRead(err) {
+	if nothingRead(ctx, err) {
+		// fasthttp writes whatever this handler leaves; a closed connection
+		// makes that write fail, so nothing reaches the client.
 		_ = ctx.Conn().Close()
 		return
 	}
@@ -187,18 +189,24 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 	ctx.SetConnectionClose()
 }
 
-// nothingRead reports whether err is a read that ended before the first
-// byte of a request: fasthttp hands a new connection's first read error
-// over bare (a keep-alive connection's it ends silently itself).
-func nothingRead(err error) bool {
-	var nr fasthttp.ErrNothingRead
-	if errors.As(err, &nr) {
+// nothingRead reports whether fasthttp may have given up on a connection
+// before the first byte of a request. fasthttp v1.73 ends a keep-alive
+// connection's wait for its next request silently itself, and hands a new
+// connection's failed first read over bare (ErrNothingRead unwrapped).
+// Header errors after the first byte come wrapped ("error when reading
+// request headers: ..."). A body's read error also comes bare, after
+// fasthttp has reset the request; on a connection that served a request
+// before it cannot be an empty wait, but on a new one the two look alike,
+// and closing is the answer that cannot be taken for someone else's.
+func nothingRead(ctx *fasthttp.RequestCtx, err error) bool {
+	if _, ok := err.(fasthttp.ErrNothingRead); ok {
 		return true
 	}
-	// A partly read request's error is wrapped ("error when reading
-	// request headers: ..."); a bare one read nothing.
-	_, bare := err.(*net.OpError)
-	return bare
+	if _, bare := err.(net.Error); !bare {
+		return false
+	}
+	// ConnRequestNum counts the requests served before this one.
+	return ctx.ConnRequestNum() == 0
 }
 
 func isTimeout(err error) bool {

@@ -10,12 +10,12 @@ import (
 	"github.com/cloudemu/emulator/pmap"
 )
 
-var mdlScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
+var modelsScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
 
-// mdlAPI creates an API with the default models, as CreateRestApi does.
-func mdlAPI(t *testing.T, s *Service) *RestAPI {
+// aPI creates an API with the default models, as CreateRestApi does.
+func aPI(t *testing.T, s *Service) *RestAPI {
 	t.Helper()
-	r, err := s.CreateRestAPI(mdlScope, API{Name: "models"}, func(t *Tx) error {
+	r, err := s.CreateRestAPI(modelsScope, API{Name: "models"}, func(t *Tx) error {
 		DefaultModels(t)
 		return nil
 	})
@@ -25,11 +25,11 @@ func mdlAPI(t *testing.T, s *Service) *RestAPI {
 	return r
 }
 
-// mdlPutMethod puts a method on the resource at path (created under the
+// putMethodAt puts a method on the resource at path (created under the
 // root when missing), as the resources group's PutMethod would.
-func mdlPutMethod(t *testing.T, s *Service, apiID, path string, m *Method) {
+func putMethodAt(t *testing.T, s *Service, apiID, path string, m *Method) {
 	t.Helper()
-	_, err := Mutate(s, mdlScope, apiID, func(t *Tx) (bool, error) {
+	_, err := Mutate(s, modelsScope, apiID, func(t *Tx) (bool, error) {
 		st := t.State()
 		var res *Resource
 		for _, r := range st.Resources.All() {
@@ -55,12 +55,12 @@ func mdlPutMethod(t *testing.T, s *Service, apiID, path string, m *Method) {
 	}
 }
 
-var mdlIDRe = regexp.MustCompile(`^[a-z0-9]{6}$`)
+var iDRe = regexp.MustCompile(`^[a-z0-9]{6}$`)
 
 func TestDefaultModels(t *testing.T) {
 	s := testService(t)
-	r := mdlAPI(t, s)
-	ms, err := s.Models(mdlScope, r.API.ID)
+	r := aPI(t, s)
+	ms, err := s.Models(modelsScope, r.API.ID)
 	if err != nil || len(ms) != 2 {
 		t.Fatalf("models: %v %+v", err, ms)
 	}
@@ -71,7 +71,7 @@ func TestDefaultModels(t *testing.T) {
 	for i, w := range want {
 		t.Run("name="+w.name, func(t *testing.T) {
 			m := ms[i]
-			if m.Name != w.name || m.Description != w.desc || m.ContentType != "application/json" || !mdlIDRe.MatchString(m.ID) {
+			if m.Name != w.name || m.Description != w.desc || m.ContentType != "application/json" || !iDRe.MatchString(m.ID) {
 				t.Fatalf("model: %+v", m)
 			}
 			n, err := modelschema.Parse(m.Schema)
@@ -81,7 +81,7 @@ func TestDefaultModels(t *testing.T) {
 			if title, _ := n.String("title"); title != w.title {
 				t.Fatalf("schema: %s", m.Schema)
 			}
-			tpl, err := s.GetModelTemplate(mdlScope, r.API.ID, w.name)
+			tpl, err := s.GetModelTemplate(modelsScope, r.API.ID, w.name)
 			if err != nil || tpl != w.template {
 				t.Fatalf("template: %v %q", err, tpl)
 			}
@@ -89,71 +89,71 @@ func TestDefaultModels(t *testing.T) {
 	}
 	// Calling it again (cloneFrom, a restore) keeps the models as they are.
 	before := ms[0].ID
-	if _, err := Mutate(s, mdlScope, r.API.ID, func(t *Tx) (bool, error) { DefaultModels(t); return true, nil }); err != nil {
+	if _, err := Mutate(s, modelsScope, r.API.ID, func(t *Tx) (bool, error) { DefaultModels(t); return true, nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, m, _ := s.GetModel(mdlScope, r.API.ID, "Empty"); m.ID != before {
+	if _, m, _ := s.GetModel(modelsScope, r.API.ID, "Empty"); m.ID != before {
 		t.Fatalf("DefaultModels replaced Empty: %s -> %s", before, m.ID)
 	}
 }
 
 func TestDeleteReferenced(t *testing.T) {
 	s := testService(t)
-	r := mdlAPI(t, s)
+	r := aPI(t, s)
 	id := r.API.ID
-	m, err := s.CreateModel(mdlScope, id, ModelInput{Name: mdlPtr("MySchema"), ContentType: mdlPtr("application/json"),
-		Schema: mdlPtr(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
+	m, err := s.CreateModel(modelsScope, id, ModelInput{Name: ptr("MySchema"), ContentType: ptr("application/json"),
+		Schema: ptr(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth, err := s.CreateAuthorizer(mdlScope, id, AuthorizerInput{Name: mdlPtr("a"), Type: mdlPtr("TOKEN"),
-		AuthorizerURI:  mdlPtr("arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:123456789012:function:f/invocations"),
-		IdentitySource: mdlPtr("method.request.header.Authorization")})
+	auth, err := s.CreateAuthorizer(modelsScope, id, AuthorizerInput{Name: ptr("a"), Type: ptr("TOKEN"),
+		AuthorizerURI:  ptr("arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:123456789012:function:f/invocations"),
+		IdentitySource: ptr("method.request.header.Authorization")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := s.CreateRequestValidator(mdlScope, id, ValidatorInput{Name: "v"})
+	v, err := s.CreateRequestValidator(modelsScope, id, ValidatorInput{Name: "v"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "CUSTOM", AuthorizerID: auth.ID,
+	putMethodAt(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "CUSTOM", AuthorizerID: auth.ID,
 		RequestValidatorID: v.ID, RequestModels: map[string]string{"application/json": m.Name}})
-	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(modelsScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
-	awswiretest.WantError(t, s.DeleteAuthorizer(mdlScope, id, auth.ID), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteAuthorizer(modelsScope, id, auth.ID), awswire.CodeConflict,
 		"Cannot delete authorizer, is referenced in method: ANY//")
-	awswiretest.WantError(t, s.DeleteRequestValidator(mdlScope, id, v.ID), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteRequestValidator(modelsScope, id, v.ID), awswire.CodeConflict,
 		"Cannot delete request validator, is referenced in method: ANY//")
 
 	// With two users AWS names one; this package names the deeper path (MD-03).
-	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
+	putMethodAt(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
 		RequestModels: map[string]string{"application/json": m.Name}})
-	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(modelsScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: /test/ANY")
 
-	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
+	putMethodAt(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE",
 		MethodResponses: map[string]*MethodResponse{"200": {StatusCode: "200", ResponseModels: map[string]string{"application/json": m.Name}}}})
-	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	awswiretest.WantError(t, s.DeleteModel(modelsScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method request: //ANY")
-	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
-	awswiretest.WantError(t, s.DeleteModel(mdlScope, id, m.Name), awswire.CodeConflict,
+	putMethodAt(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
+	awswiretest.WantError(t, s.DeleteModel(modelsScope, id, m.Name), awswire.CodeConflict,
 		"Cannot delete model 'MySchema', is referenced in method response: /test/ANY")
 
 	// Once no method uses them, they go.
-	mdlPutMethod(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
-	mdlPutMethod(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
-	for _, err := range []error{s.DeleteModel(mdlScope, id, m.Name), s.DeleteAuthorizer(mdlScope, id, auth.ID),
-		s.DeleteRequestValidator(mdlScope, id, v.ID)} {
+	putMethodAt(t, s, id, "/", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
+	putMethodAt(t, s, id, "/test", &Method{HTTPMethod: "ANY", AuthorizationType: "NONE"})
+	for _, err := range []error{s.DeleteModel(modelsScope, id, m.Name), s.DeleteAuthorizer(modelsScope, id, auth.ID),
+		s.DeleteRequestValidator(modelsScope, id, v.ID)} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := s.GetModel(mdlScope, id, m.Name); err == nil {
+	if _, _, err := s.GetModel(modelsScope, id, m.Name); err == nil {
 		t.Fatal("model still there")
 	}
 }
 
-func mdlPtr[T any](v T) *T { return &v }
+func ptr[T any](v T) *T { return &v }
 
 func TestEffectiveGatewayResponse(t *testing.T) {
 	put := func(g GatewayResponse) *GatewayResponse { return &g }

@@ -67,10 +67,10 @@ func TestResPathParts(t *testing.T) {
 		{"{}", false, false}, {"{a}b", false, false}, {"{+}", false, false}, {"", false, false}, {"a b", false, false},
 	} {
 		t.Run("part="+tc.part, func(t *testing.T) {
-			if got := resPathPartRe.MatchString(tc.part); got != tc.valid {
+			if got := pathPartRe.MatchString(tc.part); got != tc.valid {
 				t.Fatalf("valid = %v", got)
 			}
-			if tc.valid && resIsGreedyPart(tc.part) != tc.greedy {
+			if tc.valid && isGreedyPart(tc.part) != tc.greedy {
 				t.Fatalf("greedy = %v", !tc.greedy)
 			}
 		})

@@ -43,7 +43,7 @@ func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*M
 	}
 	return Mutate(s, sc, apiID, func(t *Tx) (*Model, error) {
 		st := t.State()
-		if st.API.ProtocolType == integHTTP {
+		if st.API.ProtocolType == hTTP {
 			return nil, BadRequest("Models are not supported on protocolType HTTP")
 		}
 		m := &Model{}
@@ -60,10 +60,10 @@ func (s *Service) CreateModel(sc awswire.Scope, apiID string, in ModelInput) (*M
 // modelApply applies in to m (model id of the API; "" for a new one) and
 // checks the result.
 func modelApply(st *HTTPAPI, id string, m *Model, in ModelInput) error {
-	integSet(&m.Name, in.Name)
-	integSet(&m.Description, in.Description)
-	integSet(&m.ContentType, in.ContentType)
-	integSet(&m.Schema, in.Schema)
+	setIfSent(&m.Name, in.Name)
+	setIfSent(&m.Description, in.Description)
+	setIfSent(&m.ContentType, in.ContentType)
+	setIfSent(&m.Schema, in.Schema)
 	if !modelNameRe.MatchString(m.Name) {
 		return BadRequest("Model name must be alphanumeric: %s", m.Name)
 	}
@@ -108,7 +108,7 @@ func modelCheckSchema(ct, schema string) error {
 
 // GetModel returns model id of API apiID.
 func (s *Service) GetModel(sc awswire.Scope, apiID, id string) (*Model, error) {
-	a, err := s.integRead(sc, apiID)
+	a, err := s.readAPI(sc, apiID)
 	if err != nil {
 		return nil, err
 	}
@@ -121,11 +121,11 @@ func (s *Service) GetModel(sc awswire.Scope, apiID, id string) (*Model, error) {
 
 // Models returns the API's models in creation order.
 func (s *Service) Models(sc awswire.Scope, apiID string) ([]*Model, error) {
-	a, err := s.integRead(sc, apiID)
+	a, err := s.readAPI(sc, apiID)
 	if err != nil {
 		return nil, err
 	}
-	return integOrder(slices.Collect(a.Models.Values()),
+	return bySeq(slices.Collect(a.Models.Values()),
 		func(m *Model) uint64 { return m.Seq }, func(m *Model) string { return m.ModelID }), nil
 }
 
@@ -189,7 +189,7 @@ func modelUser(st *HTTPAPI, name string) (string, bool) {
 // generates it (references to the API's other models are followed by
 // name).
 func (s *Service) GetModelTemplate(sc awswire.Scope, apiID, id string) (string, error) {
-	a, err := s.integRead(sc, apiID)
+	a, err := s.readAPI(sc, apiID)
 	if err != nil {
 		return "", err
 	}

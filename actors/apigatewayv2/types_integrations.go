@@ -6,8 +6,7 @@ type TLSConfig struct {
 }
 
 // Integration is a route's backend. IntegrationType is kept as the client
-// sent it (the spec's CLOUD_PROXY and CLOUD included); IntegrationKind
-// says what AWS type it stands for.
+// sent it (the spec's CLOUD_PROXY and CLOUD included).
 type Integration struct {
 	APIGatewayManaged                      bool                         `json:"apiGatewayManaged,omitempty"`
 	ConnectionID                           string                       `json:"connectionId,omitempty"`

@@ -27,11 +27,6 @@ func VpcLinkNotFound() *awswire.Error {
 	return NotFound("VpcLink", "Invalid VpcLink identifier specified")
 }
 
-// VpcLinkARN is the ARN of a VPC link.
-func VpcLinkARN(region, id string) string {
-	return "arn:aws:apigateway:" + region + "::/vpclinks/" + id
-}
-
 func linkKey(sc awswire.Scope, id string) string {
 	return store.Key(sc.Account, sc.Region, storeService, kindLink, id)
 }
