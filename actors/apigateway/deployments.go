@@ -300,7 +300,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 			Description: in.Description,
 			CreatedDate: now,
 			Frozen:      t.Freeze(),
-			Seq:         t.Svc().seq.Add(1),
+			Seq:         t.Svc().seq.Next(),
 		}
 		t.PutDeployment(d)
 		if name == "" {

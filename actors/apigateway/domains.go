@@ -137,7 +137,7 @@ func (s *Service) CreateDomainName(sc awswire.Scope, dn DomainName) (*DomainStat
 	}
 	syncDomainEndpoints(sc, &dn)
 	d := s.scopes.Get(sc)
-	st := &DomainState{Domain: dn, Seq: s.seq.Add(1)}
+	st := &DomainState{Domain: dn, Seq: s.seq.Next()}
 	return createRecord(s, sc, kindDomain, d.domains, dn.DomainName, st, func() *awswire.Error {
 		return BadRequest("The domain name you provided already exists.")
 	})
@@ -625,7 +625,7 @@ func (s *Service) CreateVpcLink(sc awswire.Scope, l VpcLink) (*LinkState, error)
 	for range 8 {
 		l.ID = awswire.ShortID(6)
 		clash := false
-		st, err := createRecord(s, sc, kindLink, d.links, l.ID, &LinkState{Link: l, Seq: s.seq.Add(1)},
+		st, err := createRecord(s, sc, kindLink, d.links, l.ID, &LinkState{Link: l, Seq: s.seq.Next()},
 			func() *awswire.Error { clash = true; return Conflict("VPC link id %s is taken", l.ID) })
 		if err == nil || !clash {
 			return st, err

@@ -102,7 +102,7 @@ func (s *Service) CreateAPIKey(sc awswire.Scope, k APIKey, stageKeys []StageKey)
 	now := awswire.Epoch(s.now().UnixMilli())
 	k.CreatedDate, k.LastUpdatedDate = now, now
 	k.Tags = maps.Clone(k.Tags)
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	for range 8 {
 		k.ID = awswire.ShortID(10)
 		st := &KeyState{Key: k, Seq: seq, Memo: new(actors.Memo)}

@@ -99,7 +99,7 @@ func (s *Service) CreateUsagePlan(sc awswire.Scope, p UsagePlan) (*PlanState, er
 	}
 	p.Tags = maps.Clone(p.Tags)
 	d := s.scopes.Get(sc)
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	for range 8 {
 		// AWS's usage plan ids are 6 lowercase alphanumerics ("n371pt").
 		p.ID = awswire.ShortID(6)

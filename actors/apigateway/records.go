@@ -50,7 +50,7 @@ func restoreRecord[S any](s *Service, kind string, dir *actors.Directory[S], val
 	if err != nil {
 		return err
 	}
-	s.bumpSeq(seqOf(st))
+	s.seq.Restored(seqOf(st))
 	return nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
@@ -63,7 +62,7 @@ type Service struct {
 	store  store.Store
 	now    func() time.Time
 	log    *slog.Logger
-	seq    atomic.Uint64
+	seq    actors.Seq
 	scopes *actors.Scopes[dirs]
 	// usage counts the requests each API key makes under each usage plan
 	// (GetUsage); the data plane fills it. It is not persisted (SPEC.md).
@@ -145,24 +144,16 @@ func (s *Service) APIs(sc awswire.Scope) []*RestAPI {
 // resource, and whatever init adds in the same write.
 func (s *Service) CreateRestAPI(sc awswire.Scope, api API, init func(t *Tx) error) (*RestAPI, error) {
 	d := s.scopes.Get(sc)
-	custom := api.ID != ""
 	o := actors.NewStateOwner[RestAPI](s.store)
 	e := actors.SpawnState(s.sys, "apigateway.restapi", o, nil)
-	for {
-		if !custom {
-			api.ID = awswire.ShortID(10)
-		}
-		if d.apis.Reserve(api.ID, e) {
-			break
-		}
-		if custom {
-			s.sys.StopAsync(e.Ref())
-			return nil, Conflict("API with id %s already exists", api.ID)
-		}
+	id, ok := actors.ReserveNew(d.apis, api.ID, func() string { return awswire.ShortID(10) }, e)
+	if !ok {
+		s.sys.StopAsync(e.Ref())
+		return nil, Conflict("API with id %s already exists", id)
 	}
-	id := api.ID
+	api.ID = id
 	s.track(sc, d, o, id, e)
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	r, err := ask[*RestAPI](s, func() (any, error) {
 		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
 			t := newTx(s, sc, nil)
@@ -367,7 +358,7 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 		}
 		d := rec.Deployment
 		d.Frozen, d.Seq = rec.Frozen, rec.Seq
-		s.bumpSeq(rec.Seq)
+		s.seq.Restored(rec.Seq)
 		if d.Frozen != nil {
 			computePaths(d.Frozen.Resources)
 			indexChildren(d.Frozen)
@@ -404,19 +395,10 @@ func (s *Service) RestoreDone() error {
 		id := st.API.ID
 		s.track(r.scope, d, o, id, e)
 		d.apis.Reserve(id, e)
-		s.bumpSeq(st.Seq)
+		s.seq.Restored(st.Seq)
 	}
 	s.restoring = nil
 	return s.reconcile()
-}
-
-func (s *Service) bumpSeq(seq uint64) {
-	for {
-		cur := s.seq.Load()
-		if seq <= cur || s.seq.CompareAndSwap(cur, seq) {
-			return
-		}
-	}
 }
 
 // Detach forgets every owner and retires them all. The caller wipes the

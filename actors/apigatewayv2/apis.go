@@ -358,7 +358,7 @@ func (q *apisQuick) create(t *Tx) {
 		IntegrationURI:       q.target,
 		PayloadFormatVersion: q.payloadFormat,
 		TimeoutInMillis:      apisQuickTimeout,
-		Seq:                  t.svc.seq.Add(1), // the first integration: creation order
+		Seq:                  t.svc.seq.Next(), // the first integration: creation order
 	}
 	t.PutIntegration(integ)
 	t.PutRoute(&Route{

@@ -193,7 +193,7 @@ func (s *Service) CreateDomainName(sc awswire.Scope, dn DomainName) (*DomainStat
 	dn.APIMappingSelectionExpression = DomainMappingSelection
 	dn.DomainNameARN = DomainARN(sc.Region, dn.DomainName)
 	d := s.scopes.Get(sc)
-	st := &DomainState{Domain: dn, Seq: s.seq.Add(1)}
+	st := &DomainState{Domain: dn, Seq: s.seq.Next()}
 	return actors.CreateRecord(s.records(), "apigatewayv2."+kindDomain, domainKey(sc, dn.DomainName), d.domains,
 		dn.DomainName, st, errFn(func() *awswire.Error {
 			return Conflict("The domain name you provided already exists.")

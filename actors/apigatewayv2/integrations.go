@@ -124,7 +124,7 @@ func bySeq[T any](items []T, seq func(T) uint64, id func(T) string) []T {
 // nextSeq is the Seq of a new item of a collection, which orders its list:
 // after every item's, restored ones included (a restore bumps the
 // service's counter past every record's Seq).
-func nextSeq(t *Tx) uint64 { return t.svc.seq.Add(1) }
+func nextSeq(t *Tx) uint64 { return t.svc.seq.Next() }
 
 // ---- integrations ----
 

@@ -50,7 +50,7 @@ type Service struct {
 	store  store.Store
 	now    func() time.Time
 	log    *slog.Logger
-	seq    atomic.Uint64
+	seq    actors.Seq
 	scopes *actors.Scopes[dirs]
 	// ids finds APIs by id in every scope, for the data plane.
 	ids *actors.IDs[HTTPAPI]
@@ -152,25 +152,17 @@ func (s *Service) APIs(sc awswire.Scope) []*HTTPAPI {
 // init adds in the same write (quick create's integration, route, stage).
 func (s *Service) CreateAPI(sc awswire.Scope, api API, init func(t *Tx) error) (*HTTPAPI, error) {
 	d := s.scopes.Get(sc)
-	custom := api.APIID != ""
 	o := actors.NewStateOwner[HTTPAPI](s.store)
 	e := actors.SpawnState(s.sys, "apigatewayv2.api", o, nil)
-	for {
-		if !custom {
-			api.APIID = awswire.ShortID(10)
-		}
-		if d.apis.Reserve(api.APIID, e) {
-			break
-		}
-		if custom {
-			s.sys.StopAsync(e.Ref())
-			return nil, Conflict("API with id %s already exists", api.APIID)
-		}
+	id, ok := actors.ReserveNew(d.apis, api.APIID, func() string { return awswire.ShortID(10) }, e)
+	if !ok {
+		s.sys.StopAsync(e.Ref())
+		return nil, Conflict("API with id %s already exists", id)
 	}
-	id := api.APIID
+	api.APIID = id
 	s.track(sc, d, o, id, e)
 	api.APIEndpoint = s.APIEndpoint(id, api.ProtocolType)
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	v, err := actors.Update(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
 		t := newTx(s, sc, nil)
 		t.next.Seq = seq
@@ -299,7 +291,7 @@ func (s *Service) Restore(key string, value []byte) error {
 				return st.Domain.DomainName
 			})
 		if err == nil {
-			s.bumpSeq(st.Seq)
+			s.seq.Restored(st.Seq)
 		}
 	case kindLink:
 		d := s.scopes.Get(sc)
@@ -307,7 +299,7 @@ func (s *Service) Restore(key string, value []byte) error {
 		st, err = actors.RestoreRecord(s.records(), "apigatewayv2."+kind, d.links, value,
 			func(st *LinkState) string { return st.Link.VpcLinkID })
 		if err == nil {
-			s.bumpSeq(st.Seq)
+			s.seq.Restored(st.Seq)
 		}
 	default:
 		err = fmt.Errorf("unknown kind %q", kind)
@@ -343,7 +335,7 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 		Seq uint64 `json:"seq"`
 	}
 	if json.Unmarshal(value, &probe) == nil {
-		s.bumpSeq(probe.Seq)
+		s.seq.Restored(probe.Seq)
 	}
 	switch {
 	case len(sub) == 2 && sub[0] == "route":
@@ -373,7 +365,7 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 		}
 		dep := rec.Deployment
 		dep.Frozen, dep.Seq = rec.Frozen, rec.Seq
-		s.bumpSeq(rec.Seq)
+		s.seq.Restored(rec.Seq)
 		if dep.Frozen != nil {
 			indexRoutes(dep.Frozen)
 		}
@@ -407,19 +399,10 @@ func (s *Service) RestoreDone() error {
 		id := st.API.APIID
 		s.track(r.scope, d, o, id, e)
 		d.apis.Reserve(id, e)
-		s.bumpSeq(st.Seq)
+		s.seq.Restored(st.Seq)
 	}
 	s.restoring = nil
 	return s.reconcile()
-}
-
-func (s *Service) bumpSeq(seq uint64) {
-	for {
-		cur := s.seq.Load()
-		if seq <= cur || s.seq.CompareAndSwap(cur, seq) {
-			return
-		}
-	}
 }
 
 // Detach forgets every owner and retires them all. The caller wipes the

@@ -250,7 +250,7 @@ func (t *Tx) Deploy(description string, auto bool) *Deployment {
 		DeploymentStatus: "DEPLOYED",
 		Description:      description,
 		Frozen:           t.Freeze(),
-		Seq:              t.svc.seq.Add(1),
+		Seq:              t.svc.seq.Next(),
 	}
 	t.PutDeployment(d)
 	return d

@@ -73,7 +73,7 @@ func (s *Service) CreateVpcLink(sc awswire.Scope, l VpcLink) (*LinkState, error)
 		l.VpcLinkID = awswire.ShortID(6)
 		clash := false
 		st, err := actors.CreateRecord(s.records(), "apigatewayv2."+kindLink, linkKey(sc, l.VpcLinkID), d.links,
-			l.VpcLinkID, &LinkState{Link: l, Seq: s.seq.Add(1)},
+			l.VpcLinkID, &LinkState{Link: l, Seq: s.seq.Next()},
 			func() error { clash = true; return Conflict("VPC link id %s is taken", l.VpcLinkID) })
 		if err == nil || !clash {
 			return st, err

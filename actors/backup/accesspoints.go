@@ -42,7 +42,7 @@ func (s *Service) CreateAccessPoint(sc awswire.Scope, in CreateAccessPointInput)
 		return nil, err
 	}
 	d := s.scopes.Get(sc)
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	arn := awswire.BackupAccessPointARN(sc.Region, sc.Account, in.Name)
 	ap := &AccessPoint{AccessPointRecord: AccessPointRecord{
 		Seq:              seq,

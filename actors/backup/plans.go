@@ -34,7 +34,7 @@ func (s *Service) CreatePlan(sc awswire.Scope, in CreatePlanInput) (*Plan, error
 	}
 	d := s.scopes.Get(sc)
 	id := awswire.UUID()
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	name := doc.BackupPlanName
 	p := &Plan{PlanRecord: PlanRecord{
 		Seq:              seq,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
@@ -52,7 +51,7 @@ type Service struct {
 	store  store.Store
 	now    func() time.Time
 	log    *slog.Logger
-	seq    atomic.Uint64 // creation order, for listings
+	seq    actors.Seq // creation order, for listings
 	scopes *actors.Scopes[dirs]
 }
 
@@ -139,20 +138,20 @@ func (s *Service) Restore(key string, value []byte) error {
 	case kindVault:
 		_, err = actors.Restore(r, "backup."+kind, d.vaults, value, func(v *Vault) (string, string) {
 			v.Memo = new(actors.Memo)
-			s.bumpSeq(v.Seq)
+			s.seq.Restored(v.Seq)
 			return v.Name, actors.SeqKey(v.Seq)
 		})
 	case kindPlan:
 		_, err = actors.Restore(r, "backup."+kind, d.plans, value, func(p *Plan) (string, string) {
 			p.Memo = new(actors.Memo)
-			s.bumpSeq(p.Seq)
+			s.seq.Restored(p.Seq)
 			d.planNames.Store(p.Document.BackupPlanName, p.ID)
 			return p.ID, actors.SeqKey(p.Seq)
 		})
 	case kindAccessPoint:
 		_, err = actors.Restore(r, "backup."+kind, d.points, value, func(a *AccessPoint) (string, string) {
 			a.Memo = new(actors.Memo)
-			s.bumpSeq(a.Seq)
+			s.seq.Restored(a.Seq)
 			return a.Name, actors.SeqKey(a.Seq)
 		})
 	default:
@@ -170,15 +169,6 @@ func (s *Service) RestoreDone() error { return nil }
 
 // StoreService is the service segment of the keys Restore accepts.
 func (s *Service) StoreService() string { return storeService }
-
-func (s *Service) bumpSeq(seq uint64) {
-	for {
-		cur := s.seq.Load()
-		if seq <= cur || s.seq.CompareAndSwap(cur, seq) {
-			return
-		}
-	}
-}
 
 // Detach forgets every owner and stops them all, waiting until they have
 // stopped. The caller wipes the store afterwards.

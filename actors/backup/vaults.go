@@ -30,7 +30,7 @@ func (s *Service) CreateVault(sc awswire.Scope, in CreateVaultInput) (*Vault, er
 		return nil, err
 	}
 	d := s.scopes.Get(sc)
-	seq := s.seq.Add(1)
+	seq := s.seq.Next()
 	arn := awswire.BackupVaultARN(sc.Region, sc.Account, in.Name)
 	v := &Vault{VaultRecord: VaultRecord{
 		Seq:              seq,
