@@ -59,6 +59,11 @@ func (s *Server) decodeBody(ctx *fasthttp.RequestCtx, svc awswire.Service) error
 		limit = fasthttp.DefaultMaxRequestBodySize
 	}
 	body := ctx.PostBody()
+	if len(body) == 0 {
+		// Nothing was sent to decode (a GET that carries the header).
+		ctx.Request.Header.DelBytes(strContentEncoding)
+		return nil
+	}
 	// Codings are listed in the order they were applied: undo the last
 	// first.
 	for rest := enc; len(rest) > 0; {
