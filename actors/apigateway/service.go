@@ -205,7 +205,8 @@ func (s *Service) APIByID(id, region string) (*RestAPI, awswire.Scope, bool) {
 func (t *Tx) commit() (actors.Change[RestAPI], error) {
 	next := t.next
 	next.Memo = new(actors.Memo)
-	if t.resourcesChanged || next.ResourcesMemo == nil {
+	// A change of the resources (a new map) renews the GetResources memo.
+	if t.cur == nil || next.Resources != t.cur.Resources || next.ResourcesMemo == nil {
 		next.ResourcesMemo = new(actors.Memo)
 	}
 	ch := actors.Change[RestAPI]{Next: next, Records: t.recs, Reply: next}

@@ -20,9 +20,7 @@ type Tx struct {
 	next  *RestAPI
 	recs  []actors.Record
 	now   time.Time
-	// resourcesChanged renews the GetResources memo at commit.
-	resourcesChanged bool
-	after            []func()
+	after []func()
 }
 
 func newTx(svc *Service, sc awswire.Scope, cur *RestAPI) *Tx {
@@ -64,74 +62,44 @@ func (t *Tx) SetAPI(a API) {
 	t.recs = append(t.recs, actors.Put(t.key(), apiRecord{API: a, Seq: t.next.Seq}))
 }
 
-// collection is one of a REST API's collections: where it is in the state,
-// the store key segment of its records, an entry's key, and what is
-// persisted for an entry.
-type collection[V any] struct {
-	kind   string
-	of     func(*RestAPI) *pmap.Map[V]
-	id     func(V) string
-	record func(V) any
-	// changed runs on every put and delete of the collection (old or new
-	// is nil when there is none).
-	changed func(t *Tx, old, new V)
-}
-
 // The collections of a REST API.
 var (
-	resources = collection[*Resource]{kind: "resource",
-		of: func(a *RestAPI) *pmap.Map[*Resource] { return &a.Resources }, id: func(r *Resource) string { return r.ID },
-		changed: func(t *Tx, old, new *Resource) {
-			t.resourcesChanged = true
+	resources = actors.Collection[RestAPI, *Resource]{Kind: "resource",
+		Of: func(a *RestAPI) *pmap.Map[*Resource] { return &a.Resources }, ID: func(r *Resource) string { return r.ID },
+		Changed: func(a *RestAPI, old, new *Resource) {
 			if old != nil && old.ParentID != "" {
-				t.next.Children = t.next.Children.Delete(childKey(old.ParentID, old.PathPart))
+				a.Children = a.Children.Delete(childKey(old.ParentID, old.PathPart))
 			}
 			if new != nil && new.ParentID != "" {
-				t.next.Children = t.next.Children.Set(childKey(new.ParentID, new.PathPart), new.ID)
+				a.Children = a.Children.Set(childKey(new.ParentID, new.PathPart), new.ID)
 			}
 		}}
-	models = collection[*Model]{kind: "model",
-		of: func(a *RestAPI) *pmap.Map[*Model] { return &a.Models }, id: func(m *Model) string { return m.Name }}
-	authorizers = collection[*Authorizer]{kind: "authorizer",
-		of: func(a *RestAPI) *pmap.Map[*Authorizer] { return &a.Authorizers }, id: func(a *Authorizer) string { return a.ID }}
-	validators = collection[*RequestValidator]{kind: "validator",
-		of: func(a *RestAPI) *pmap.Map[*RequestValidator] { return &a.Validators }, id: func(v *RequestValidator) string { return v.ID }}
-	gatewayResponses = collection[*GatewayResponse]{kind: "gatewayresponse",
-		of: func(a *RestAPI) *pmap.Map[*GatewayResponse] { return &a.GatewayResponses }, id: func(g *GatewayResponse) string { return g.ResponseType }}
-	deployments = collection[*Deployment]{kind: "deployment",
-		of: func(a *RestAPI) *pmap.Map[*Deployment] { return &a.Deployments }, id: func(d *Deployment) string { return d.ID },
-		record: func(d *Deployment) any { return DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq} }}
-	stages = collection[*Stage]{kind: "stage",
-		of: func(a *RestAPI) *pmap.Map[*Stage] { return &a.Stages }, id: func(s *Stage) string { return s.StageName }}
+	models = actors.Collection[RestAPI, *Model]{Kind: "model",
+		Of: func(a *RestAPI) *pmap.Map[*Model] { return &a.Models }, ID: func(m *Model) string { return m.Name }}
+	authorizers = actors.Collection[RestAPI, *Authorizer]{Kind: "authorizer",
+		Of: func(a *RestAPI) *pmap.Map[*Authorizer] { return &a.Authorizers }, ID: func(a *Authorizer) string { return a.ID }}
+	validators = actors.Collection[RestAPI, *RequestValidator]{Kind: "validator",
+		Of: func(a *RestAPI) *pmap.Map[*RequestValidator] { return &a.Validators }, ID: func(v *RequestValidator) string { return v.ID }}
+	gatewayResponses = actors.Collection[RestAPI, *GatewayResponse]{Kind: "gatewayresponse",
+		Of: func(a *RestAPI) *pmap.Map[*GatewayResponse] { return &a.GatewayResponses }, ID: func(g *GatewayResponse) string { return g.ResponseType }}
+	deployments = actors.Collection[RestAPI, *Deployment]{Kind: "deployment",
+		Of: func(a *RestAPI) *pmap.Map[*Deployment] { return &a.Deployments }, ID: func(d *Deployment) string { return d.ID },
+		Record: func(d *Deployment) any { return DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq} }}
+	stages = actors.Collection[RestAPI, *Stage]{Kind: "stage",
+		Of: func(a *RestAPI) *pmap.Map[*Stage] { return &a.Stages }, ID: func(s *Stage) string { return s.StageName }}
 )
 
 // put adds or replaces an entry of a collection.
-func put[V comparable](t *Tx, c collection[V], v V) {
-	m := c.of(t.next)
-	id := c.id(v)
-	if c.changed != nil {
-		old, _ := m.Get(id)
-		c.changed(t, old, v)
-	}
-	*m = m.Set(id, v)
-	var rec any = v
-	if c.record != nil {
-		rec = c.record(v)
-	}
-	t.recs = append(t.recs, actors.Put(t.key(c.kind, id), rec))
+func put[V any](t *Tx, c actors.Collection[RestAPI, V], v V) {
+	t.recs = append(t.recs, c.Put(t.next, v, t.recordKey))
 }
 
 // del removes an entry of a collection.
-func del[V comparable](t *Tx, c collection[V], id string) {
-	m := c.of(t.next)
-	if c.changed != nil {
-		var none V
-		old, _ := m.Get(id)
-		c.changed(t, old, none)
-	}
-	*m = m.Delete(id)
-	t.recs = append(t.recs, actors.Del(t.key(c.kind, id)))
+func del[V any](t *Tx, c actors.Collection[RestAPI, V], id string) {
+	t.recs = append(t.recs, c.Delete(t.next, id, t.recordKey))
 }
+
+func (t *Tx) recordKey(kind, id string) string { return t.key(kind, id) }
 
 // PutResource adds or replaces a resource (with its methods).
 func (t *Tx) PutResource(r *Resource) { put(t, resources, r) }

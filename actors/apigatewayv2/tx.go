@@ -79,68 +79,40 @@ func (t *Tx) SetAPITags(tags map[string]string) {
 	t.recs = append(t.recs, actors.Put(t.key(), apiRecord{API: a, Seq: t.next.Seq}))
 }
 
-// collection is one of an API's collections: where it is in the state, the
-// store key segment of its records, an entry's key, what is persisted for
-// an entry, and whether a change of it is a change of configuration (which
-// auto-deploying stages follow).
-type collection[V any] struct {
-	kind   string
-	of     func(*HTTPAPI) *pmap.Map[V]
-	id     func(V) string
-	record func(V) any
-	config bool
-	// changed runs on every put and delete (old or new is nil when there
-	// is none).
-	changed func(t *Tx, old, new V)
-}
-
-// The collections of an API.
+// The collections of an API; configKinds are those whose change is a change
+// of configuration, which auto-deploying stages follow.
 var (
-	routes = collection[*Route]{kind: "route", config: true,
-		of: func(a *HTTPAPI) *pmap.Map[*Route] { return &a.Routes }, id: func(r *Route) string { return r.RouteID },
-		changed: func(t *Tx, old, new *Route) { t.next.RouteIndex = t.next.RouteIndex.update(old, new) }}
-	integrations = collection[*Integration]{kind: "integration", config: true,
-		of: func(a *HTTPAPI) *pmap.Map[*Integration] { return &a.Integrations }, id: func(i *Integration) string { return i.IntegrationID }}
-	authorizers = collection[*Authorizer]{kind: "authorizer", config: true,
-		of: func(a *HTTPAPI) *pmap.Map[*Authorizer] { return &a.Authorizers }, id: func(a *Authorizer) string { return a.AuthorizerID }}
-	models = collection[*Model]{kind: "model", config: true,
-		of: func(a *HTTPAPI) *pmap.Map[*Model] { return &a.Models }, id: func(m *Model) string { return m.ModelID }}
-	deployments = collection[*Deployment]{kind: "deployment",
-		of: func(a *HTTPAPI) *pmap.Map[*Deployment] { return &a.Deployments }, id: func(d *Deployment) string { return d.DeploymentID },
-		record: func(d *Deployment) any { return DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq} }}
-	stages = collection[*Stage]{kind: "stage",
-		of: func(a *HTTPAPI) *pmap.Map[*Stage] { return &a.Stages }, id: func(s *Stage) string { return s.StageName }}
+	routes = actors.Collection[HTTPAPI, *Route]{Kind: "route",
+		Of: func(a *HTTPAPI) *pmap.Map[*Route] { return &a.Routes }, ID: func(r *Route) string { return r.RouteID },
+		Changed: func(a *HTTPAPI, old, new *Route) { a.RouteIndex = a.RouteIndex.update(old, new) }}
+	integrations = actors.Collection[HTTPAPI, *Integration]{Kind: "integration",
+		Of: func(a *HTTPAPI) *pmap.Map[*Integration] { return &a.Integrations }, ID: func(i *Integration) string { return i.IntegrationID }}
+	authorizers = actors.Collection[HTTPAPI, *Authorizer]{Kind: "authorizer",
+		Of: func(a *HTTPAPI) *pmap.Map[*Authorizer] { return &a.Authorizers }, ID: func(a *Authorizer) string { return a.AuthorizerID }}
+	models = actors.Collection[HTTPAPI, *Model]{Kind: "model",
+		Of: func(a *HTTPAPI) *pmap.Map[*Model] { return &a.Models }, ID: func(m *Model) string { return m.ModelID }}
+	deployments = actors.Collection[HTTPAPI, *Deployment]{Kind: "deployment",
+		Of: func(a *HTTPAPI) *pmap.Map[*Deployment] { return &a.Deployments }, ID: func(d *Deployment) string { return d.DeploymentID },
+		Record: func(d *Deployment) any { return DeploymentRecord{Deployment: *d, Frozen: d.Frozen, Seq: d.Seq} }}
+	stages = actors.Collection[HTTPAPI, *Stage]{Kind: "stage",
+		Of: func(a *HTTPAPI) *pmap.Map[*Stage] { return &a.Stages }, ID: func(s *Stage) string { return s.StageName }}
+
+	configKinds = map[string]bool{"route": true, "integration": true, "authorizer": true, "model": true}
 )
 
 // put adds or replaces an entry of a collection.
-func put[V comparable](t *Tx, c collection[V], v V) {
-	m := c.of(t.next)
-	id := c.id(v)
-	if c.changed != nil {
-		old, _ := m.Get(id)
-		c.changed(t, old, v)
-	}
-	*m = m.Set(id, v)
-	t.configChanged = t.configChanged || c.config
-	var rec any = v
-	if c.record != nil {
-		rec = c.record(v)
-	}
-	t.recs = append(t.recs, actors.Put(t.key(c.kind, id), rec))
+func put[V any](t *Tx, c actors.Collection[HTTPAPI, V], v V) {
+	t.recs = append(t.recs, c.Put(t.next, v, t.recordKey))
+	t.configChanged = t.configChanged || configKinds[c.Kind]
 }
 
 // del removes an entry of a collection.
-func del[V comparable](t *Tx, c collection[V], id string) {
-	m := c.of(t.next)
-	if c.changed != nil {
-		var none V
-		old, _ := m.Get(id)
-		c.changed(t, old, none)
-	}
-	*m = m.Delete(id)
-	t.configChanged = t.configChanged || c.config
-	t.recs = append(t.recs, actors.Del(t.key(c.kind, id)))
+func del[V any](t *Tx, c actors.Collection[HTTPAPI, V], id string) {
+	t.recs = append(t.recs, c.Delete(t.next, id, t.recordKey))
+	t.configChanged = t.configChanged || configKinds[c.Kind]
 }
+
+func (t *Tx) recordKey(kind, id string) string { return t.key(kind, id) }
 
 // putNested adds or replaces an entry of a collection kept per parent
 // (route responses by route, integration responses by integration).
