@@ -45,3 +45,22 @@ func BackupPlanARN(region, account, id string) string {
 func BackupAccessPointARN(region, account, name string) string {
 	return "arn:aws:backup:" + region + ":" + account + ":accesspoint/" + name
 }
+
+// GatewayPath reads an API Gateway ARN, arn:<partition>:apigateway:<region>:
+// <account>:/<path>: its region and its path's segments ("/restapis/a1/
+// stages/dev" → restapis, a1, stages, dev). ok is false for another service,
+// an empty region, or a path with an empty segment. The account is empty
+// in most API Gateway ARNs; callers act in their own.
+func GatewayPath(arn string) (region string, segments []string, ok bool) {
+	a, ok := ParseARN(arn)
+	if !ok || a.Service != "apigateway" || a.Region == "" || !strings.HasPrefix(a.Resource, "/") {
+		return "", nil, false
+	}
+	segments = strings.Split(a.Resource[1:], "/")
+	for _, s := range segments {
+		if s == "" {
+			return "", nil, false
+		}
+	}
+	return a.Region, segments, true
+}

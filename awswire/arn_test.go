@@ -157,3 +157,22 @@ func FuzzParseARN(f *testing.F) {
 		}
 	})
 }
+
+func TestGatewayPath(t *testing.T) {
+	for _, tc := range []struct {
+		arn, region, path string
+		ok                bool
+	}{
+		{"arn:aws:apigateway:us-east-1::/restapis/a1/stages/dev", "us-east-1", "restapis|a1|stages|dev", true},
+		{"arn:aws:apigateway:eu-west-1:123456789012:/domainnames/x+abc", "eu-west-1", "domainnames|x+abc", true},
+		{"arn:aws:apigateway:::/restapis/a1", "", "", false},
+		{"arn:aws:apigateway:us-east-1::restapis/a1", "", "", false},
+		{"arn:aws:apigateway:us-east-1::/restapis//a1", "", "", false},
+		{"arn:aws:backup:us-east-1:1:/restapis/a1", "", "", false},
+	} {
+		region, segs, ok := awswire.GatewayPath(tc.arn)
+		if ok != tc.ok || region != tc.region || strings.Join(segs, "|") != tc.path {
+			t.Errorf("GatewayPath(%q) = %q %v %v", tc.arn, region, segs, ok)
+		}
+	}
+}

@@ -49,17 +49,11 @@ type tagTarget struct {
 // region.
 func parseTagARN(sc awswire.Scope, arn string) (tagTarget, error) {
 	bad := BadRequest("Invalid ARN. ARN is not well formed %s", arn)
-	a, ok := awswire.ParseARN(arn)
-	if !ok || a.Service != "apigateway" || a.Region == "" || !strings.HasPrefix(a.Resource, "/") {
+	region, parts, ok := awswire.GatewayPath(arn)
+	if !ok {
 		return tagTarget{}, bad
 	}
-	t := tagTarget{scope: awswire.Scope{Account: sc.Account, Region: a.Region}}
-	parts := strings.Split(a.Resource[1:], "/")
-	for _, p := range parts {
-		if p == "" {
-			return tagTarget{}, bad
-		}
-	}
+	t := tagTarget{scope: awswire.Scope{Account: sc.Account, Region: region}}
 	switch {
 	case len(parts) == 2 && (parts[0] == tagRestAPI || parts[0] == tagAPIKey || parts[0] == tagPlan ||
 		parts[0] == tagDomain || parts[0] == tagLink || parts[0] == tagClientCert):

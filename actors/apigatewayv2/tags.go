@@ -2,7 +2,6 @@ package apigatewayv2
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/cloudemu/emulator/awswire"
 )
@@ -44,17 +43,11 @@ type tagTarget struct {
 // ARN's region selects the region.
 func parseTagARN(sc awswire.Scope, arn string) (tagTarget, error) {
 	bad := BadRequest("Invalid ARN. ARN is not well formed %s", arn)
-	a, ok := awswire.ParseARN(arn)
-	if !ok || a.Service != "apigateway" || a.Region == "" || !strings.HasPrefix(a.Resource, "/") {
+	region, parts, ok := awswire.GatewayPath(arn)
+	if !ok {
 		return tagTarget{}, bad
 	}
-	t := tagTarget{scope: awswire.Scope{Account: sc.Account, Region: a.Region}}
-	parts := strings.Split(a.Resource[1:], "/")
-	for _, p := range parts {
-		if p == "" {
-			return tagTarget{}, bad
-		}
-	}
+	t := tagTarget{scope: awswire.Scope{Account: sc.Account, Region: region}}
 	switch {
 	case len(parts) == 2 && (parts[0] == tagAPI || parts[0] == tagDomain || parts[0] == tagLink):
 		t.kind, t.id = parts[0], parts[1]
