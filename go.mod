@@ -14,6 +14,7 @@ require (
 	github.com/benbjohnson/immutable v0.4.3
 	github.com/fasthttp/router v1.5.4
 	github.com/puzpuzpuz/xsync/v3 v3.5.1
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/valyala/fasthttp v1.73.0
 	go.etcd.io/bbolt v1.5.0
 )
@@ -53,5 +54,6 @@ require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	golang.org/x/exp v0.0.0-20251002181428-27f1f14c8bb9 // indirect
 	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.40.0 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
 )

@@ -120,3 +120,12 @@ func TestRefs(t *testing.T) {
 		t.Errorf("after Reset: %v", got)
 	}
 }
+
+func TestLazy(t *testing.T) {
+	var l actors.Lazy
+	calls := 0
+	build := func() any { calls++; return calls }
+	if l.Get(build) != 1 || l.Get(build) != 1 || calls != 1 {
+		t.Fatalf("Get built %d times", calls)
+	}
+}

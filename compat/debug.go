@@ -216,6 +216,8 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_ASK_TIMEOUT", "AskTimeout"},
 	{"EMULATOR_SHUTDOWN_GRACE", "ShutdownGrace"},
 	{"EMULATOR_STORE_MAX_BATCH", "StoreMaxBatch"},
+	{"EMULATOR_MAX_EXECUTIONS", "MaxExecutions"},
+	{"EMULATOR_BACKEND_MAX_CONNS", "BackendMaxConns"},
 	{"EMULATOR_FIXED_TIME", "FixedTime"},
 	{"EMULATOR_EXTERNAL_HOSTNAME", "ExternalHostname"},
 	{"EMULATOR_INIT_ENABLED", "InitEnabled"},

@@ -115,14 +115,18 @@ var Rows = []Row{
 		Replacement: []string{"/_emulator/ses/inbox/messages"}, Note: "Entries with `kind` = `push`."},
 	{Path: "/_cloud/lambda/runtimes", Methods: []string{getOnly}, Availability: NotServedYet,
 		Replacement: []string{"/_emulator/lambda/runtimes"}},
-	{Path: "/_cloud/execute-api/{id}/{stage}/{path...}", Methods: []string{anyOf}, Availability: NotServedYet,
+	{Path: "/_cloud/execute-api/{id}/{stage}/{path...}", Methods: []string{anyOf}, Availability: Served,
 		Replacement: []string{"/restapis/{id}/{stage}/_user_request_/{path...}", "http://{id}.execute-api.<EMULATOR_EXTERNAL_HOSTNAME>:<port>/{stage}/{path...}"},
-		Note:        "Request execution against deployed stages."},
+		Note:        "Request execution against deployed stages: every form runs the same pipeline.", ServedBy: ServedByDataPlane},
 	{Path: "/_cloud/sns/subscription-tokens/{arn...}", Methods: []string{anyOf}, Availability: NoReplacement,
 		Note: "The subscription token is not exposed."},
 	{Path: "/_cloud/dynamodb/expired", Methods: []string{http.MethodDelete}, Availability: NoReplacement,
 		Note: "TTL expiry has no manual trigger."},
 }
+
+// ServedByDataPlane marks the rows the HTTP front hands to the data plane
+// before any route is looked up (httpfront/execute.go).
+const ServedByDataPlane = "httpfront/execute.go"
 
 // Compatibility families: the spec's names and the legacy names existing
 // suites call.

@@ -44,6 +44,12 @@ type Config struct {
 	// in the addresses it hands out (an HTTP API's apiEndpoint is
 	// "<id>.execute-api.<ExternalHostname>:<port>") (EMULATOR_EXTERNAL_HOSTNAME).
 	ExternalHostname string
+	// MaxExecutions caps the requests to deployed APIs served at once;
+	// past it they answer 429 at once (EMULATOR_MAX_EXECUTIONS).
+	MaxExecutions int
+	// BackendMaxConns caps the connections the data plane holds to each
+	// HTTP integration backend (EMULATOR_BACKEND_MAX_CONNS).
+	BackendMaxConns int
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -72,6 +78,8 @@ func Default() Config {
 		StoreMaxBatch: 256,
 		// A public name that resolves to 127.0.0.1, with its subdomains.
 		ExternalHostname: "localhost.localstack.cloud",
+		MaxExecutions:    4096,
+		BackendMaxConns:  512,
 		InitEnabled:      true,
 		InitDirs:         slices.Clone(DefaultInitDirs),
 		InitTimeout:      30 * time.Second,
@@ -169,6 +177,22 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_EXTERNAL_HOSTNAME", v, "must be a DNS host name such as localhost.localstack.cloud"}
 		}
 		c.ExternalHostname = strings.ToLower(v)
+	}
+	for _, d := range []struct {
+		name   string
+		dst    *int
+		lo, hi int
+	}{
+		{"EMULATOR_MAX_EXECUTIONS", &c.MaxExecutions, 1, 1 << 20},
+		{"EMULATOR_BACKEND_MAX_CONNS", &c.BackendMaxConns, 1, 1 << 16},
+	} {
+		if v, ok := get(d.name); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < d.lo || n > d.hi {
+				return c, &Error{d.name, v, fmt.Sprintf("must be a count from %d to %d", d.lo, d.hi)}
+			}
+			*d.dst = n
+		}
 	}
 	if v, ok := get("EMULATOR_STORE_MAX_BATCH"); ok {
 		n, err := strconv.Atoi(v)

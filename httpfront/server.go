@@ -13,6 +13,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
@@ -26,6 +27,7 @@ type Server struct {
 	defaultScope awswire.Scope
 	fast         *fasthttp.Server
 	maxBody      int
+	execute      execute.Handler
 }
 
 // ServerOptions configure a Server.
@@ -35,6 +37,8 @@ type ServerOptions struct {
 	Handlers      map[awswire.Service]map[string]restjson.Handler
 	// Extra routes outside the AWS models (the emulator's own endpoints).
 	Extra []ExtraRoute
+	// Execute serves requests to deployed APIs (nil: none are served).
+	Execute execute.Handler
 	// ReadTimeout bounds reading one request, IdleTimeout a keep-alive
 	// connection's wait for the next (60 s each when zero).
 	ReadTimeout, IdleTimeout time.Duration
@@ -72,6 +76,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	}
 	s.router = rt
 	s.maxBody = opts.MaxBodyBytes
+	s.execute = opts.Execute
 	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
 	if readTimeout <= 0 {
 		readTimeout = 60 * time.Second
@@ -104,6 +109,12 @@ func (s *Server) FastHTTP() *fasthttp.Server { return s.fast }
 
 // Handle serves one request.
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
+	if s.execute != nil {
+		if t, ok := classifyExecute(ctx.Request.Header.Host(), ctx.Request.URI().PathOriginal()); ok {
+			s.serveExecute(ctx, t)
+			return
+		}
+	}
 	// Header names go out as AWS spells them (x-amzn-RequestId); request
 	// header lookups stay case-insensitive.
 	ctx.Response.Header.DisableNormalizing()
@@ -168,6 +179,17 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 	ctx.Response.Header.DisableNormalizing()
 	var idBuf [36]byte
 	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
+	if s.execute != nil && errors.Is(err, fasthttp.ErrBodyTooLarge) {
+		if _, ok := classifyExecute(ctx.Request.Header.Host(), ctx.Request.URI().PathOriginal()); ok {
+			// API Gateway's own answer to a payload over its limit.
+			ctx.SetStatusCode(fasthttp.StatusRequestEntityTooLarge)
+			ctx.Response.Header.Set("Content-Type", "application/json")
+			ctx.Response.Header.Set("x-amzn-ErrorType", "RequestTooLargeException")
+			ctx.SetBodyString(`{"message":"Request Too Long"}`)
+			ctx.SetConnectionClose()
+			return
+		}
+	}
 	svc := classify(ctx.Request.URI().PathOriginal())
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 		restjson.WriteError(ctx, svc, awswire.Errorf(svc, awswire.CodeRequestEntityTooLarge,

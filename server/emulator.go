@@ -16,6 +16,7 @@ import (
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/compat"
 	"github.com/cloudemu/emulator/config"
+	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/inithook"
@@ -95,14 +96,19 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
 	handlers := map[awswire.Service]map[string]restjson.Handler{}
+	var exec execute.Handler
 	for _, s := range e.services {
 		handlers[s.Wire] = s.Handlers
+		if s.Execute != nil {
+			exec = s.Execute
+		}
 	}
 	srv, err := httpfront.NewServer(log, httpfront.ServerOptions{
 		DefaultRegion: cfg.DefaultRegion,
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers:      handlers,
 		Extra:         extra,
+		Execute:       exec,
 	})
 	if err != nil {
 		_ = e.store.Close()

@@ -11,6 +11,9 @@ import (
 	"github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/config"
+	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/rest"
+	"github.com/cloudemu/emulator/httpfront"
 	"github.com/cloudemu/emulator/httpfront/apigatewayhttp"
 	"github.com/cloudemu/emulator/httpfront/apigatewayv2http"
 	"github.com/cloudemu/emulator/httpfront/backuphttp"
@@ -33,6 +36,9 @@ type Service struct {
 	// Partial names the supported operations that are only partly
 	// emulated (the README says how).
 	Partial []string
+	// Execute, when set, serves the requests to the service's deployed
+	// APIs (the data plane).
+	Execute execute.Handler
 	// Listening, when set, learns the port the emulator listens on (which
 	// port 0 picks only at Serve).
 	Listening func(port int)
@@ -83,8 +89,10 @@ func backupService(env Env) Service {
 
 func apigatewayService(env Env) Service {
 	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
+	exec := rest.New(rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
+		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now})
 	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
-		Handlers: apigatewayhttp.Handlers(svc), Partial: apigatewayhttp.Partial}
+		Handlers: apigatewayhttp.Handlers(svc, exec), Partial: apigatewayhttp.Partial, Execute: exec}
 }
 
 func apigatewayv2Service(env Env) Service {

@@ -53,6 +53,18 @@ type Options struct {
 	Macros bool
 }
 
+// Refers reports whether the template reads or writes the top-level
+// variable name ($name), so that a caller can skip building variables a
+// template never touches.
+func (t *Template) Refers(name string) bool {
+	for _, n := range t.names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Compile parses src as API Gateway would. A syntax error is an *Error.
 func Compile(src string) (*Template, error) { return CompileWith(src, Options{}) }
 

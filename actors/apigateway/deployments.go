@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/pmap"
 )
@@ -301,6 +302,7 @@ func (s *Service) CreateDeployment(sc awswire.Scope, apiID string, in CreateDepl
 			CreatedDate: now,
 			Frozen:      t.Freeze(),
 			Seq:         t.Svc().seq.Next(),
+			Exec:        new(actors.Lazy),
 		}
 		t.PutDeployment(d)
 		if name == "" {

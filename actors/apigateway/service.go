@@ -205,6 +205,7 @@ func (s *Service) APIByID(id, region string) (*RestAPI, awswire.Scope, bool) {
 func (t *Tx) commit() (actors.Change[RestAPI], error) {
 	next := t.next
 	next.Memo = new(actors.Memo)
+	next.Exec = new(actors.Lazy)
 	// A change of the resources (a new map) renews the GetResources memo.
 	if t.cur == nil || next.Resources != t.cur.Resources || next.ResourcesMemo == nil {
 		next.ResourcesMemo = new(actors.Memo)
@@ -358,7 +359,7 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 			return err
 		}
 		d := rec.Deployment
-		d.Frozen, d.Seq = rec.Frozen, rec.Seq
+		d.Frozen, d.Seq, d.Exec = rec.Frozen, rec.Seq, new(actors.Lazy)
 		s.seq.Restored(rec.Seq)
 		if d.Frozen != nil {
 			computePaths(d.Frozen.Resources)
@@ -388,7 +389,7 @@ func (s *Service) RestoreDone() error {
 		st := r.state
 		computePaths(st.Resources)
 		indexChildren(&st.Config)
-		st.Memo = new(actors.Memo)
+		st.Memo, st.Exec = new(actors.Memo), new(actors.Lazy)
 		st.ResourcesMemo = new(actors.Memo)
 		d := s.scopes.Get(r.scope)
 		o := actors.NewStateOwner[RestAPI](s.store)

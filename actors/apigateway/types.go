@@ -63,6 +63,9 @@ type RestAPI struct {
 	Seq uint64
 	// Memo caches the GetRestApi body.
 	Memo *actors.Memo
+	// Exec holds what the data plane compiles from the live configuration
+	// (TestInvokeMethod), once per published state.
+	Exec *actors.Lazy
 	// ResourcesMemo caches the GetResources body (without embed); a
 	// mutation that leaves the resources alone keeps it.
 	ResourcesMemo *actors.Memo

@@ -1,6 +1,7 @@
 package apigateway
 
 import (
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 )
 
@@ -22,6 +23,8 @@ type Deployment struct {
 	// Seq orders deployments by creation, which dates (milliseconds) do
 	// not when two are made at once.
 	Seq uint64 `json:"-"`
+	// Exec holds what the data plane compiles from Frozen, once.
+	Exec *actors.Lazy `json:"-"`
 }
 
 // DeploymentRecord is a deployment as it is persisted.

@@ -4,17 +4,20 @@ import (
 	"maps"
 
 	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/execute/rest"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
 type handlers struct {
-	svc *apigateway.Service
+	svc  *apigateway.Service
+	exec *rest.Executor
 }
 
 // Handlers returns the handler of every supported API Gateway v1
 // operation, by operation name.
-func Handlers(svc *apigateway.Service) map[string]restjson.Handler {
-	h := &handlers{svc: svc}
+// exec runs TestInvokeMethod.
+func Handlers(svc *apigateway.Service, exec *rest.Executor) map[string]restjson.Handler {
+	h := &handlers{svc: svc, exec: exec}
 	all := map[string]restjson.Handler{}
 	for _, group := range []map[string]restjson.Handler{
 		h.restAPIOps(),

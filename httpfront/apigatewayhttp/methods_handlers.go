@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/execute/rest"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
@@ -33,6 +34,24 @@ func (h *handlers) putMethod(c *restjson.Call) error {
 		return err
 	}
 	return c.JSON(http.StatusCreated, m)
+}
+
+// testInvokeMethod runs the method of the live configuration, as the
+// console's Test button does.
+func (h *handlers) testInvokeMethod(c *restjson.Call) error {
+	l, err := resMethodLabels(c)
+	if err != nil {
+		return err
+	}
+	var in rest.TestInvokeInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	out, err := h.exec.TestInvoke(c.Scope, l[0], l[1], l[2], in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 func (h *handlers) getMethod(c *restjson.Call) error {

@@ -21,6 +21,7 @@ func (h *handlers) resourceOps() map[string]restjson.Handler {
 func (h *handlers) methodOps() map[string]restjson.Handler {
 	return map[string]restjson.Handler{
 		"PutMethod":                 h.putMethod,
+		"TestInvokeMethod":          h.testInvokeMethod,
 		"GetMethod":                 h.getMethod,
 		"UpdateMethod":              h.updateMethod,
 		"DeleteMethod":              h.deleteMethod,

@@ -32,12 +32,21 @@ func Vars(req Request) map[string]vtl.Value {
 		ctx = NewContext(Context{})
 	}
 	return map[string]vtl.Value{
-		"input":          &Input{body: req.Body, path: req.PathParams, query: req.QueryParams, header: req.Headers},
+		"input":          NewInput(req.Body, req.PathParams, req.QueryParams, req.Headers),
 		"util":           Util{},
 		"context":        ctx,
-		"stageVariables": stringMap(req.StageVariables),
+		"stageVariables": Strings(req.StageVariables),
 	}
 }
+
+// NewInput returns $input over a body and the parameters $input.params()
+// reads; see Request for what each holds.
+func NewInput(body []byte, path, query, header map[string]string) *Input {
+	return &Input{body: body, path: path, query: query, header: header}
+}
+
+// Strings returns m as a template map ($stageVariables), sorted by key.
+func Strings(m map[string]string) *vtl.Map { return stringMap(m) }
 
 // stringMap copies m into a *vtl.Map, sorted by key so that renders are
 // reproducible.

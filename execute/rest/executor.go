@@ -1,0 +1,374 @@
+package rest
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/vtl"
+	"github.com/puzpuzpuz/xsync/v3"
+)
+
+// Options configure an Executor.
+type Options struct {
+	// APIs is the REST API service whose published snapshots are run.
+	APIs *apigateway.Service
+	// Backend sends HTTP and HTTP_PROXY integration requests.
+	Backend execute.Backend
+	// Functions run the integration types named by their keys (AWS,
+	// AWS_PROXY, ...); a type with no entry answers a plain 500.
+	Functions map[string]Function
+	// Admission caps executions in flight (nil: no cap).
+	Admission *execute.Admission
+	Log       *slog.Logger
+	Now       func() time.Time
+}
+
+// Executor runs requests against deployed REST APIs. It is safe for
+// concurrent use; it holds no state of its own beyond caches of what it
+// compiled from immutable snapshots.
+type Executor struct {
+	apis      *apigateway.Service
+	backend   execute.Backend
+	functions map[string]Function
+	admission *execute.Admission
+	log       *slog.Logger
+	now       func() time.Time
+	ids       *awswire.RequestIDs
+	formats   *xsync.MapOf[string, *accessFormat]
+}
+
+// New returns an executor.
+func New(o Options) *Executor {
+	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
+		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat]()}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	e.log = e.log.With("component", "execute-api")
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.admission == nil {
+		e.admission = execute.NewAdmission(0)
+	}
+	return e
+}
+
+// invocation is one request's way through the pipeline. It is pooled.
+type invocation struct {
+	ex   *Executor
+	req  *execute.Request
+	resp *execute.Response
+
+	api   *apigateway.RestAPI
+	scope awswire.Scope
+	stage *apigateway.Stage
+	dep   *compiled
+	depID string
+	// vars are the stage variables (with the canary's overrides).
+	vars   map[string]string
+	canary bool // the stage has a canary; isCanary: this request went to it
+	isCanary bool
+
+	match Match
+	m     *method
+
+	query      []execute.QueryParam
+	queryDone  bool
+	apiKey     string
+	apiKeyID   string
+	extendedID string
+	traceID    string
+
+	ctx *vtl.Map // $context, built on first use
+	// input maps for $input.params(), built on first use
+	pathMap, queryMap, headerMap map[string]string
+	stageMap                     *vtl.Map
+
+	err                *gatewayError
+	status             int
+	integrationStart   time.Time
+	integrationLatency time.Duration
+	integrationStatus  int
+	backendResp        execute.BackendResponse
+	backendReq         execute.BackendRequest
+
+	// log is TestInvokeMethod's execution log; nil when serving.
+	log *testLog
+}
+
+var invocations = sync.Pool{New: func() any { return new(invocation) }}
+
+func (e *Executor) acquire(req *execute.Request, resp *execute.Response) *invocation {
+	inv := invocations.Get().(*invocation)
+	br, bq := inv.backendResp, inv.backendReq
+	*inv = invocation{ex: e, req: req, resp: resp}
+	inv.backendResp = execute.BackendResponse{Headers: br.Headers[:0], Body: br.Body[:0]}
+	inv.backendReq = execute.BackendRequest{Headers: bq.Headers[:0], Body: bq.Body[:0]}
+	return inv
+}
+
+func (inv *invocation) release() {
+	if cap(inv.backendResp.Body) > 1<<20 {
+		inv.backendResp.Body = nil
+	}
+	if cap(inv.backendReq.Body) > 1<<20 {
+		inv.backendReq.Body = nil
+	}
+	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
+	invocations.Put(inv)
+}
+
+// Serve implements execute.Handler.
+func (e *Executor) Serve(req *execute.Request, resp *execute.Response) {
+	inv := e.acquire(req, resp)
+	defer inv.release()
+	if !e.admission.Enter() {
+		inv.fail(errBusy)
+		return
+	}
+	defer e.admission.Leave()
+	inv.serve()
+	inv.finish()
+}
+
+var (
+	errBusy = &gatewayError{responseType: "THROTTLED", message: "Too Many Requests", errorType: "TooManyRequestsException",
+		log: "Execution failed: the emulator is at its limit of executions in flight"}
+	errForbidden = &gatewayError{responseType: "", message: "Forbidden", errorType: "ForbiddenException"}
+)
+
+// serve runs the pipeline of EXECUTION.md §2.
+func (inv *invocation) serve() {
+	req := inv.req
+	api, sc, ok := inv.ex.apis.APIByID(strings.ToLower(req.APIID), req.Region)
+	if !ok {
+		inv.notDeployed()
+		return
+	}
+	inv.api, inv.scope = api, sc
+	if api.API.DisableExecuteAPIEndpoint {
+		inv.forbidden()
+		return
+	}
+	stage, ok := api.Stages.Get(req.Stage)
+	if !ok {
+		inv.forbidden()
+		return
+	}
+	inv.stage = stage
+	d, ok := inv.pickDeployment()
+	if !ok {
+		inv.forbidden()
+		return
+	}
+	inv.depID = d.ID
+	inv.dep = deploymentOf(d)
+
+	match, ok := inv.dep.routes.Match(req.Method, req.Path)
+	if !ok {
+		inv.fail(errMissingToken)
+		return
+	}
+	inv.match = match
+	inv.m = inv.dep.methods[methodKey{match.ResourceID, match.Method}]
+	if inv.m == nil {
+		inv.fail(errMissingToken)
+		return
+	}
+	if e := inv.authorize(); e != nil {
+		inv.fail(e)
+		return
+	}
+	if e := inv.checkAPIKey(); e != nil {
+		inv.fail(e)
+		return
+	}
+	inv.run()
+}
+
+// run is the pipeline from the validators on, which TestInvokeMethod
+// shares.
+func (inv *invocation) run() {
+	if e := inv.validate(); e != nil {
+		inv.fail(e)
+		return
+	}
+	inv.integrate()
+}
+
+// deploymentOf compiles a deployment on its first execution.
+func deploymentOf(d *apigateway.Deployment) *compiled {
+	if d.Exec == nil {
+		return compile(d.Frozen)
+	}
+	return d.Exec.Get(func() any { return compile(d.Frozen) }).(*compiled)
+}
+
+// pickDeployment chooses the stage's deployment, or its canary's for the
+// canary's share of requests, with the stage variables each sees.
+func (inv *invocation) pickDeployment() (*apigateway.Deployment, bool) {
+	st := inv.stage
+	inv.vars = st.Variables
+	if c := st.CanarySettings; c != nil && c.DeploymentID != "" {
+		inv.canary = true
+		if c.PercentTraffic > 0 && rand.Float64()*100 < c.PercentTraffic {
+			if d, ok := inv.api.Deployments.Get(c.DeploymentID); ok {
+				inv.isCanary = true
+				if len(c.StageVariableOverrides) > 0 {
+					vars := make(map[string]string, len(st.Variables)+len(c.StageVariableOverrides))
+					for k, v := range st.Variables {
+						vars[k] = v
+					}
+					for k, v := range c.StageVariableOverrides {
+						vars[k] = v
+					}
+					inv.vars = vars
+				}
+				return d, true
+			}
+		}
+	}
+	return inv.api.Deployments.Get(st.DeploymentID)
+}
+
+// notDeployed answers an id no REST API has, as LocalStack does (on AWS
+// the host would not resolve).
+func (inv *invocation) notDeployed() {
+	resp := inv.resp
+	resp.Reset()
+	resp.Status = 404
+	resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"},
+		execute.Header{Name: "x-amzn-ErrorType", Value: "NotFoundException"})
+	resp.Body = append(resp.Body, `{"message": "The API id '`...)
+	resp.Body = appendJSONText(resp.Body, inv.req.APIID)
+	resp.Body = append(resp.Body, `' does not correspond to a deployed API Gateway API"}`...)
+	inv.status = 404
+	inv.enrich(false)
+}
+
+// forbidden answers a stage that does not exist, or a default endpoint
+// that is disabled: 403 {"message":"Forbidden"} whatever the API
+// customised (no deployment is involved yet).
+func (inv *invocation) forbidden() {
+	resp := inv.resp
+	resp.Reset()
+	resp.Status = 403
+	resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"},
+		execute.Header{Name: "x-amzn-ErrorType", Value: "ForbiddenException"})
+	resp.Body = appendMessageBody(resp.Body, errForbidden)
+	inv.err = errForbidden
+	inv.status = 403
+	inv.enrich(false)
+}
+
+// appendJSONText appends s escaped for a JSON string, without the quotes.
+func appendJSONText(dst []byte, s string) []byte {
+	q := awswire.AppendString(nil, s)
+	return append(dst, q[1:len(q)-1]...)
+}
+
+// enrich adds the identity headers every answer carries (§2.10): the
+// request id, the extended id and, once an integration was called, the
+// trace id.
+func (inv *invocation) enrich(trace bool) {
+	h := inv.resp.Headers
+	h = append(h, execute.Header{Name: "x-amzn-RequestId", Value: inv.req.RequestID},
+		execute.Header{Name: "x-amz-apigw-id", Value: inv.extendedRequestID()})
+	if trace {
+		h = append(h, execute.Header{Name: "X-Amzn-Trace-Id", Value: inv.traceHeader()})
+	}
+	inv.resp.Headers = h
+}
+
+// extendedRequestID is $context.extendedRequestId, the x-amz-apigw-id
+// value: 15 characters and "=", as AWS's look.
+func (inv *invocation) extendedRequestID() string {
+	if inv.extendedID == "" {
+		var b [16]byte
+		const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+		n := rand.Uint64()
+		m := rand.Uint64()
+		for i := 0; i < 15; i++ {
+			if i < 10 {
+				b[i] = alphabet[n&63]
+				n >>= 6
+			} else {
+				b[i] = alphabet[m&63]
+				m >>= 6
+			}
+		}
+		b[15] = '='
+		inv.extendedID = string(b[:])
+	}
+	return inv.extendedID
+}
+
+// traceHeader is X-Amzn-Trace-Id: the caller's Root when it sent one,
+// with a new Parent, else a new root.
+func (inv *invocation) traceHeader() string {
+	if inv.traceID != "" {
+		return inv.traceID
+	}
+	const hex = "0123456789abcdef"
+	var b []byte
+	if in, ok := inv.req.Headers.Get("X-Amzn-Trace-Id"); ok && strings.HasPrefix(in, "Root=") {
+		root, _, _ := strings.Cut(in, ";")
+		b = append(b, root...)
+		b = append(b, ";Parent="...)
+		p := rand.Uint64()
+		for i := 0; i < 16; i++ {
+			b = append(b, hex[p&15])
+			p >>= 4
+		}
+		b = append(b, ";Sampled=0"...)
+	} else {
+		b = append(b, "Root=1-"...)
+		t := uint32(inv.req.Received.Unix())
+		for i := 7; i >= 0; i-- {
+			b = append(b, hex[(t>>(4*uint(i)))&15])
+		}
+		b = append(b, '-')
+		r1, r2 := rand.Uint64(), rand.Uint64()
+		for i := 0; i < 24; i++ {
+			if i < 16 {
+				b = append(b, hex[r1&15])
+				r1 >>= 4
+			} else {
+				b = append(b, hex[r2&15])
+				r2 >>= 4
+			}
+		}
+	}
+	inv.traceID = string(b)
+	return inv.traceID
+}
+
+// finish writes the stage's access log line and, at debug level, the
+// execution summary.
+func (inv *invocation) finish() {
+	if inv.stage != nil {
+		if s := inv.stage.AccessLogSettings; s != nil && s.Format != "" {
+			inv.ex.accessLog(inv, s.Format)
+		}
+	}
+	if inv.ex.log.Enabled(context.Background(), slog.LevelDebug) {
+		route, integ := "", ""
+		if inv.m != nil {
+			route = inv.m.httpMethod + " " + inv.m.resourcePath
+			if inv.m.integ != nil {
+				integ = inv.m.integ.kind
+			}
+		}
+		inv.ex.log.Debug("executed", "requestId", inv.req.RequestID, "api", inv.req.APIID, "stage", inv.req.Stage,
+			"route", route, "integration", integ, "status", inv.resp.Status,
+			"latency", inv.ex.now().Sub(inv.req.Received))
+	}
+}

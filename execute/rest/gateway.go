@@ -1,0 +1,196 @@
+package rest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/execute"
+)
+
+// gatewayError is a failure API Gateway answers with a gateway response
+// (EXECUTION.md §3): its type picks the response, its message fills
+// $context.error.message.
+type gatewayError struct {
+	responseType string
+	message      string
+	// errorType is the x-amzn-ErrorType header.
+	errorType string
+	// spaced: the built-in template's output has a space after the colon,
+	// as AWS's answers from the integration stage and the validators do
+	// ({"message": "Internal server error"}); 403s are compact.
+	spaced bool
+	// null: the message is JSON null (AUTHORIZER_CONFIGURATION_ERROR).
+	null bool
+	// afterIntegration: the integration was called, so the answer carries
+	// the trace header.
+	afterIntegration bool
+	// log is the execution-log line TestInvokeMethod shows, when AWS
+	// writes one.
+	log string
+}
+
+const (
+	msgInternal = "Internal server error"
+)
+
+var (
+	errMissingToken = &gatewayError{responseType: "MISSING_AUTHENTICATION_TOKEN", message: "Missing Authentication Token",
+		errorType: "MissingAuthenticationTokenException"}
+	errInvalidKey = &gatewayError{responseType: "INVALID_API_KEY", message: "Forbidden", errorType: "ForbiddenException"}
+	errAuthorizer = &gatewayError{responseType: "AUTHORIZER_CONFIGURATION_ERROR", null: true, spaced: true,
+		errorType: "AuthorizerConfigurationException",
+		log:       "Execution failed due to configuration error: Authorizers are not emulated yet"}
+	errBadBody = &gatewayError{responseType: "BAD_REQUEST_BODY", message: "Invalid request body", spaced: true,
+		errorType: "BadRequestException"}
+	errUnsupportedMedia = &gatewayError{responseType: "UNSUPPORTED_MEDIA_TYPE", message: "Unsupported Media Type",
+		spaced: true, errorType: "UnsupportedMediaTypeException"}
+	// errInternal is a configuration the gateway cannot run (a restricted
+	// header mapping, a template that fails, a MOCK without a status).
+	errInternal = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException"}
+	errBadEndpoint = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException",
+		log:       "Execution failed due to configuration error: Invalid endpoint address"}
+	errNoOutputMapping = &gatewayError{responseType: "API_CONFIGURATION_ERROR", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true}
+	errTimeout = &gatewayError{responseType: "INTEGRATION_TIMEOUT", message: "Endpoint request timed out", spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true,
+		log: "Execution failed due to a timeout error"}
+	errUnreachable = &gatewayError{responseType: "INTEGRATION_FAILURE", message: "Network error communicating with endpoint",
+		spaced: true, errorType: "InternalServerErrorException", afterIntegration: true,
+		log: "Execution failed due to a network error communicating with the endpoint"}
+	errConvert = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true,
+		log: "Execution failed due to configuration error: Unable to transform the payload"}
+)
+
+// errMissingParams is a validator's answer for missing parameters.
+func errMissingParams(names []string) *gatewayError {
+	return &gatewayError{responseType: "BAD_REQUEST_PARAMETERS",
+		message:   "Missing required request parameters: [" + strings.Join(names, ", ") + "]",
+		spaced:    true,
+		errorType: "BadRequestException"}
+}
+
+// errUnsupportedIntegration answers an integration type this emulator does
+// not run yet, plainly.
+func errUnsupportedIntegration(kind string) *gatewayError {
+	return &gatewayError{responseType: "DEFAULT_5XX", spaced: true, errorType: "InternalServerErrorException",
+		message: "Integration type " + kind + " is not emulated yet",
+		log:     "Execution failed due to configuration error: integration type " + kind + " is not emulated yet"}
+}
+
+// gatewayResponse is a response type as the deployment customised it (or
+// the built-in default).
+type gatewayResponse struct {
+	status int
+	params []paramMapping
+	// templates are the response templates; nil when the only one is the
+	// built-in {"message":$context.error.messageString}, which is written
+	// without the template engine.
+	templates   map[string]*template
+	contentType string
+}
+
+const defaultGatewayTemplate = `{"message":$context.error.messageString}`
+
+// compileGatewayResponses resolves every response type of cfg once.
+func compileGatewayResponses(cfg *apigateway.Config) map[string]*gatewayResponse {
+	out := make(map[string]*gatewayResponse, len(apigateway.GatewayResponseTypes))
+	for _, t := range apigateway.GatewayResponseTypes {
+		g := apigateway.EffectiveGatewayResponse(cfg, t)
+		r := &gatewayResponse{contentType: "application/json"}
+		r.status, _ = strconv.Atoi(g.StatusCode)
+		if r.status == 0 {
+			r.status = builtinStatus(t)
+		}
+		for _, target := range slices.Sorted(mapKeys(g.ResponseParameters)) {
+			if p, ok := parseMapping(target, "gatewayresponse.", g.ResponseParameters[target]); ok {
+				r.params = append(r.params, p)
+			}
+		}
+		if !(len(g.ResponseTemplates) == 1 && g.ResponseTemplates["application/json"] == defaultGatewayTemplate) {
+			r.templates = compileTemplates(g.ResponseTemplates)
+			if len(r.templates) > 0 {
+				r.contentType = firstKey(r.templates, "application/json")
+			}
+		}
+		out[t] = r
+	}
+	return out
+}
+
+// builtinStatus is the status of a response type no configuration names:
+// its documented default, 400 or 500 for the DEFAULT_ families.
+func builtinStatus(t string) int {
+	if n, _ := strconv.Atoi(apigateway.DefaultGatewayResponse(t).StatusCode); n != 0 {
+		return n
+	}
+	if t == "DEFAULT_4XX" {
+		return 400
+	}
+	return 500
+}
+
+var builtinGateway = compileGatewayResponses(&apigateway.Config{})
+
+// appendMessageBody appends the built-in template's output.
+func appendMessageBody(dst []byte, e *gatewayError) []byte {
+	dst = append(dst, `{"message":`...)
+	if e.spaced {
+		dst = append(dst, ' ')
+	}
+	if e.null {
+		dst = append(dst, "null"...)
+	} else {
+		dst = awswire.AppendString(dst, e.message)
+	}
+	return append(dst, '}')
+}
+
+// fail answers the request with the gateway response for e.
+func (inv *invocation) fail(e *gatewayError) {
+	inv.err = e
+	if e.log != "" {
+		inv.trace(e.log)
+	}
+	responses := builtinGateway
+	if inv.dep != nil {
+		responses = inv.dep.gateway
+	}
+	g := responses[e.responseType]
+	if g == nil {
+		g = builtinGateway["DEFAULT_5XX"]
+	}
+	resp := inv.resp
+	resp.Reset()
+	resp.Status = g.status
+	resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: g.contentType})
+	resp.Headers = append(resp.Headers, execute.Header{Name: "x-amzn-ErrorType", Value: e.errorType})
+	for _, p := range g.params {
+		if p.where != "header" {
+			continue
+		}
+		if v, ok := inv.sourceValue(p.src); ok {
+			resp.Headers = resp.Headers.Set(p.name, v)
+		}
+	}
+	if g.templates == nil {
+		resp.Body = appendMessageBody(resp.Body, e)
+	} else {
+		t := pickTemplate(g.templates, inv.accept())
+		out, err := inv.render(t, nil)
+		if err != nil {
+			inv.ex.log.Warn("gateway response template failed", "requestId", inv.req.RequestID,
+				"responseType", e.responseType, "error", err)
+			resp.Body = appendMessageBody(resp.Body[:0], errInternal)
+		} else {
+			resp.Body = append(resp.Body, out...)
+		}
+	}
+	inv.status = resp.Status
+	inv.enrich(e.afterIntegration)
+}

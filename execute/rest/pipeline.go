@@ -1,0 +1,169 @@
+package rest
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cloudemu/emulator/execute"
+)
+
+// authorize is the authorizer slot (§2.3). AWS_IAM accepts any signed
+// request (credentials are not checked); Lambda and Cognito authorizers
+// answer AUTHORIZER_CONFIGURATION_ERROR until functions run.
+func (inv *invocation) authorize() *gatewayError {
+	switch inv.m.authorization {
+	case "", "NONE":
+		return nil
+	case "AWS_IAM":
+		if inv.req.Signed {
+			return nil
+		}
+		return errMissingToken
+	default:
+		return errAuthorizer
+	}
+}
+
+// checkAPIKey is the API-key and usage-plan check point (§2.4): a method
+// that requires a key refuses a request whose key is missing, unknown,
+// disabled or in no usage plan of the stage, with 403 Forbidden. A request
+// that passes is counted in the usage log under its plan.
+func (inv *invocation) checkAPIKey() *gatewayError {
+	if !inv.m.apiKeyRequired {
+		return nil
+	}
+	if inv.api.API.APIKeySource == "AUTHORIZER" {
+		// The key would come from an authorizer, and none runs yet.
+		return errInvalidKey
+	}
+	value, ok := inv.req.Headers.Get("x-api-key")
+	if !ok || value == "" {
+		return errInvalidKey
+	}
+	key, ok := inv.ex.apis.KeyByValue(inv.scope, value)
+	if !ok || !key.Key.Enabled {
+		return errInvalidKey
+	}
+	apiID := inv.api.API.ID
+	for _, p := range inv.ex.apis.PlansOfKey(inv.scope, key.Key.ID) {
+		covers := slices.ContainsFunc(p.Plan.APIStages, func(s apiStage) bool {
+			return s.APIID == apiID && s.Stage == inv.stage.StageName
+		})
+		if covers {
+			inv.apiKey, inv.apiKeyID = value, key.Key.ID
+			inv.ex.apis.UsageLog().Record(inv.scope, p.Plan.ID, key.Key.ID, inv.req.Received)
+			return nil
+		}
+	}
+	return errInvalidKey
+}
+
+// validate runs the method's request validator (§2.5): the required
+// parameters first, then the body against the model.
+func (inv *invocation) validate() *gatewayError {
+	m := inv.m
+	if m.validateParams {
+		var missing []string
+		for _, p := range m.required {
+			if !inv.hasParam(p) {
+				missing = append(missing, p.name)
+			}
+		}
+		if len(missing) > 0 {
+			return errMissingParams(missing)
+		}
+	}
+	if m.validateBody {
+		ct := inv.contentType()
+		name, ok := m.models[ct]
+		if !ok {
+			name, ok = m.models["$default"]
+		}
+		if ok {
+			schema := inv.dep.models[name]
+			if err := schema.validate(inv.req.Body); err != nil {
+				inv.trace("Request body does not match model schema for content type " + ct + ": [" + err.Error() + "]")
+				return errBadBody
+			}
+			inv.trace("Request validation succeeded for content type " + ct)
+		}
+	}
+	return nil
+}
+
+// hasParam reports whether a required parameter is present and not blank.
+func (inv *invocation) hasParam(p requiredParam) bool {
+	var v string
+	switch p.where {
+	case "path":
+		v = inv.pathParam(p.name)
+	case "querystring", "multivaluequerystring":
+		for _, q := range inv.queryParams() {
+			if q.Name == p.name {
+				v = q.Last()
+			}
+		}
+	case "header", "multivalueheader":
+		v, _ = inv.header(p.name)
+	default:
+		return true
+	}
+	return strings.TrimSpace(v) != ""
+}
+
+func (inv *invocation) pathParam(name string) string {
+	for _, p := range inv.match.Params {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return ""
+}
+
+func (inv *invocation) queryParams() []execute.QueryParam {
+	if !inv.queryDone {
+		inv.queryDone = true
+		inv.query = execute.ParseQuery(inv.req.RawQuery)
+	}
+	return inv.query
+}
+
+// header returns a request header the method sees: hop-by-hop headers stop
+// at the gateway (§2.1).
+func (inv *invocation) header(name string) (string, bool) {
+	if execute.IsHopHeader(name) {
+		return "", false
+	}
+	return inv.req.Headers.Get(name)
+}
+
+// contentType is the request's media type, application/json when it has
+// none.
+func (inv *invocation) contentType() string {
+	ct, ok := inv.req.Headers.Get("Content-Type")
+	if !ok || ct == "" {
+		return "application/json"
+	}
+	return mediaType(ct)
+}
+
+// accept is the first media type of the request's Accept header: API
+// Gateway honours only the first.
+func (inv *invocation) accept() string {
+	a, _ := inv.req.Headers.Get("Accept")
+	a, _, _ = strings.Cut(a, ",")
+	return mediaType(a)
+}
+
+// mediaType is a Content-Type or Accept value without parameters,
+// lowercased.
+func mediaType(v string) string {
+	v, _, _ = strings.Cut(v, ";")
+	v = strings.TrimSpace(v)
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; 'A' <= c && c <= 'Z' {
+			return strings.ToLower(v)
+		}
+	}
+	return v
+}
