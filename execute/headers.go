@@ -56,10 +56,11 @@ var hopHeaders = []string{"Connection", "Content-Length", "Content-MD5", "Expect
 func IsHopHeader(name string) bool { return containsFold(hopHeaders, name) }
 
 // remappedAlways are the integration response headers a method response
-// renames to x-amzn-Remapped-{name}, for every integration (§2.9);
+// renames to x-amzn-Remapped-{name}, for every integration (§2.9, and the
+// backend's own request id, recorded X-06);
 // remappedNonProxy are renamed too for non-proxy HTTP and AWS integrations.
 var (
-	remappedAlways   = []string{"Connection", "Content-Length", "Date", "Server"}
+	remappedAlways   = []string{"Connection", "Content-Length", "Date", "Server", "x-amzn-RequestId"}
 	remappedNonProxy = []string{"Authorization", "Content-MD5", "Expect", "Host", "Max-Forwards",
 		"Proxy-Authenticate", "Trailer", "Upgrade", "User-Agent", "WWW-Authenticate"}
 )

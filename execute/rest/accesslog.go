@@ -43,6 +43,11 @@ func parseAccessFormat(f string) *accessFormat {
 			n--
 		}
 		end := len(f) - len(name) + n
+		if n == 0 {
+			out.parts = append(out.parts, formatPart{text: f[:i+1]})
+			f = f[i+1:]
+			continue
+		}
 		if braced {
 			if n >= len(name) || name[n] != '}' {
 				out.parts = append(out.parts, formatPart{text: f[:i+1]})

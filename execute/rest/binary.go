@@ -16,7 +16,7 @@ import (
 // through an entry "*/*" or "type/*". A wildcard in mt never matches, nor
 // does an entry "*/subtype".
 func isBinary(types []string, mt string) bool {
-	if mt == "" || len(types) == 0 {
+	if mt == "" || len(types) == 0 || strings.IndexByte(mt, '*') >= 0 {
 		return false
 	}
 	for _, t := range types {
@@ -26,7 +26,7 @@ func isBinary(types []string, mt string) bool {
 		case strings.EqualFold(t, mt):
 			return true
 		case strings.HasSuffix(t, "/*") && !strings.HasPrefix(t, "*"):
-			if len(mt) > len(t)-1 && strings.EqualFold(mt[:len(t)-1], t[:len(t)-1]) && !strings.Contains(mt, "*") {
+			if len(mt) > len(t)-1 && strings.EqualFold(mt[:len(t)-1], t[:len(t)-1]) {
 				return true
 			}
 		}

@@ -73,8 +73,8 @@ type invocation struct {
 	dep   *compiled
 	depID string
 	// vars are the stage variables (with the canary's overrides).
-	vars   map[string]string
-	canary bool // the stage has a canary; isCanary: this request went to it
+	vars     map[string]string
+	canary   bool // the stage has a canary; isCanary: this request went to it
 	isCanary bool
 
 	match Match

@@ -21,13 +21,13 @@ type paramMapping struct {
 type sourceKind uint8
 
 const (
-	srcStatic          sourceKind = iota // 'literal'
-	srcRequest                           // method.request.{path,querystring,header,...}.name
-	srcRequestBody                       // method.request.body[.jsonpath]
-	srcResponse                          // integration.response.{header,multivalueheader}.name
-	srcResponseBody                      // integration.response.body[.jsonpath]
-	srcContext                           // context.name
-	srcStageVariable                     // stageVariables.name
+	srcStatic        sourceKind = iota // 'literal'
+	srcRequest                         // method.request.{path,querystring,header,...}.name
+	srcRequestBody                     // method.request.body[.jsonpath]
+	srcResponse                        // integration.response.{header,multivalueheader}.name
+	srcResponseBody                    // integration.response.body[.jsonpath]
+	srcContext                         // context.name
+	srcStageVariable                   // stageVariables.name
 )
 
 type source struct {

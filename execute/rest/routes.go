@@ -150,13 +150,23 @@ func (n *node) match(method, rest string, params *[]Param) (Match, bool) {
 }
 
 // method picks the resource's method for a request: the explicit one, else
-// ANY. HEAD does not fall back to GET.
+// ANY, which stands for the seven methods API Gateway knows. HEAD does not
+// fall back to GET.
 func (r *resource) method(method string) (Match, bool) {
-	if slices.Contains(r.methods, method) {
+	if method != "ANY" && slices.Contains(r.methods, method) {
 		return Match{ResourceID: r.id, ResourcePath: r.path, Method: method}, true
 	}
-	if slices.Contains(r.methods, "ANY") {
+	if anyCovers(method) && slices.Contains(r.methods, "ANY") {
 		return Match{ResourceID: r.id, ResourcePath: r.path, Method: "ANY"}, true
 	}
 	return Match{}, false
+}
+
+// anyCovers reports whether ANY stands for method.
+func anyCovers(method string) bool {
+	switch method {
+	case "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT":
+		return true
+	}
+	return false
 }

@@ -28,7 +28,12 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts ...servertest.Option) *fixture {
 	t.Helper()
-	srv := servertest.Start(t, opts...)
+	return newFixtureOn(t, servertest.Start(t, opts...))
+}
+
+// newFixtureOn builds the API on a running server.
+func newFixtureOn(t *testing.T, srv *servertest.Server) *fixture {
+	t.Helper()
 	c := apigateway.NewFromConfig(servertest.AWSConfig("us-east-1", "test"), func(o *apigateway.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)
 	})

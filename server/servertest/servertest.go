@@ -59,12 +59,18 @@ func Logger() *slog.Logger {
 // Start runs an emulator on 127.0.0.1:0 until the test ends.
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	return StartWithLog(t, Logger(), opts...)
+}
+
+// StartWithLog is Start with the emulator logging to log.
+func StartWithLog(t testing.TB, log *slog.Logger, opts ...Option) *Server {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Host, cfg.Port = "127.0.0.1", 0
 	for _, o := range opts {
 		o(&cfg)
 	}
-	em, err := server.Open(cfg, Logger())
+	em, err := server.Open(cfg, log)
 	if err != nil {
 		t.Fatalf("open emulator: %v", err)
 	}
