@@ -64,6 +64,37 @@ func ServeBare(ln net.Listener) *fasthttp.Server {
 	return s
 }
 
+// ServeProxy starts the ceiling of a reverse proxy on ln: a fasthttp
+// server, configured as ServeBare, whose handler sends every request to
+// backend through one fasthttp.HostClient and copies the answer back. It is
+// what the emulator's HTTP_PROXY integration is measured against.
+func ServeProxy(ln net.Listener, backend string) *fasthttp.Server {
+	log := slog.Default().With("component", "bench")
+	hc := &fasthttp.HostClient{Addr: backend, MaxConns: 512, ReadTimeout: ServerReadTimeout, WriteTimeout: ServerWriteTimeout}
+	s := &fasthttp.Server{
+		Handler: func(ctx *fasthttp.RequestCtx) {
+			if err := hc.Do(&ctx.Request, &ctx.Response); err != nil {
+				ctx.Error(err.Error(), fasthttp.StatusBadGateway)
+			}
+		},
+		Name:                         "",
+		ReadTimeout:                  ServerReadTimeout,
+		WriteTimeout:                 ServerWriteTimeout,
+		IdleTimeout:                  ServerIdleTimeout,
+		NoDefaultServerHeader:        true,
+		NoDefaultDate:                false,
+		DisablePreParseMultipartForm: true,
+		CloseOnShutdown:              true,
+		Logger:                       slogPrintf{log},
+	}
+	go func() {
+		if err := s.Serve(ln); err != nil {
+			log.Warn("proxy server stopped", "addr", ln.Addr().String(), "err", err)
+		}
+	}()
+	return s
+}
+
 // slogPrintf adapts slog to fasthttp.Logger. fasthttp only logs connection
 // errors through it, so Warn is the level.
 type slogPrintf struct{ l *slog.Logger }

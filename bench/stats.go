@@ -43,6 +43,9 @@ type Row struct {
 	// Note replaces the figures, e.g. why a target was skipped; it is
 	// printed under the table.
 	Note string
+	// Baseline, when set, names the row this row's ratio is taken against
+	// instead of the table's (a proxy against the bare proxy).
+	Baseline string
 }
 
 // Summarize folds several runs of one target into a Row: median RPS and
@@ -74,10 +77,10 @@ func (t *Table) Add(r Row) { t.Rows = append(t.Rows, r) }
 
 // WriteTo writes the table, aligned, to w.
 func (t *Table) WriteTo(w io.Writer) (int64, error) {
-	var base float64
+	rps := map[string]float64{}
 	for _, r := range t.Rows {
-		if r.Name == t.Baseline && r.Note == "" {
-			base = r.RPS
+		if r.Note == "" {
+			rps[r.Name] = r.RPS
 		}
 	}
 	cpu := false
@@ -99,7 +102,12 @@ func (t *Table) WriteTo(w io.Writer) (int64, error) {
 			continue
 		}
 		ratio := "-"
-		if base > 0 {
+		baseline := t.Baseline
+		if r.Baseline != "" {
+			baseline = r.Baseline
+			notes = append(notes, fmt.Sprintf("# %s: ratio against %s\n", r.Name, r.Baseline))
+		}
+		if base := rps[baseline]; base > 0 {
 			ratio = fmt.Sprintf("%.2fx", r.RPS/base)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%s\t%s\t%d\t%s\t", r.Name, r.Runs, r.RPS,

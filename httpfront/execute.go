@@ -3,6 +3,7 @@ package httpfront
 import (
 	"bytes"
 	"fmt"
+	"net/netip"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -134,6 +135,7 @@ type executeExchange struct {
 	req  execute.Request
 	resp execute.Response
 	id   [36]byte
+	ip   [64]byte
 }
 
 var exchanges = sync.Pool{New: func() any { return new(executeExchange) }}
@@ -175,7 +177,9 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 	req.Headers = appendRequestHeaders(req.Headers[:0], &ctx.Request.Header)
 	req.Body = ctx.Request.Body()
 	req.Host = b2s(ctx.Host())
-	req.SourceIP = ctx.RemoteIP().String()
+	if ip, ok := netip.AddrFromSlice(ctx.RemoteIP()); ok {
+		req.SourceIP = b2s(ip.Unmap().AppendTo(x.ip[:0]))
+	}
 	req.Protocol = "HTTP/1.1"
 	if ctx.Request.Header.IsHTTP11() == false {
 		req.Protocol = "HTTP/1.0"

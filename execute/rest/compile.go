@@ -11,6 +11,7 @@ import (
 	"github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/vtl"
+	"github.com/cloudemu/emulator/vtl/gateway"
 )
 
 // compiled is a deployment (or, for TestInvokeMethod, a live
@@ -72,9 +73,21 @@ type template struct {
 	// context, input, stage: the template uses $context, $input,
 	// $stageVariables.
 	context, input, stage bool
+	// static: the template has no reference or directive, so it renders
+	// as out every time (and, as a MOCK request template, names
+	// mockStatus when mockOK).
+	static     bool
+	out        []byte
+	mockStatus int
+	mockOK     bool
 }
 
 func compileTemplate(src string) *template {
+	if !strings.ContainsAny(src, "$#\\") {
+		tm := &template{static: true, out: []byte(src)}
+		tm.mockStatus, tm.mockOK = gateway.MockStatus(src)
+		return tm
+	}
 	t, err := vtl.CompileCached(src)
 	if err != nil {
 		return &template{err: err}

@@ -70,20 +70,12 @@ func hostName(host string) string {
 	return host
 }
 
-// contextMap is $context for templates, built on first use and shared by
-// the request and response templates (overrides carry over).
-func (inv *invocation) contextMap() *vtl.Map {
+// contextObject returns $context for templates, made on first use and
+// shared by the request and response templates (overrides carry over).
+func (inv *invocation) contextObject() *contextObject {
 	if inv.ctx == nil {
-		inv.ctx = gateway.NewContext(inv.gatewayContext())
-		if inv.canary {
-			inv.ctx.Put("isCanaryRequest", inv.isCanary)
-		}
-	} else if inv.err != nil {
-		if _, ok := inv.ctx.Get("error"); !ok {
-			e := gateway.NewContext(inv.gatewayContext())
-			v, _ := e.Get("error")
-			inv.ctx.Put("error", v)
-		}
+		inv.ctxObj = contextObject{inv: inv}
+		inv.ctx = &inv.ctxObj
 	}
 	return inv.ctx
 }
@@ -94,15 +86,20 @@ func (inv *invocation) render(t *template, body []byte) (string, error) {
 	if t.err != nil {
 		return "", t.err
 	}
-	vars := make(map[string]vtl.Value, 4)
+	if t.static {
+		return string(t.out), nil
+	}
+	vars := inv.renderVars
+	if vars == nil {
+		vars = make(map[string]vtl.Value, 4)
+		inv.renderVars = vars
+	}
+	clear(vars)
 	if t.input {
-		if inv.pathMap == nil {
-			inv.buildParamMaps()
-		}
-		vars["input"] = gateway.NewInput(body, inv.pathMap, inv.queryMap, inv.headerMap)
+		vars["input"] = gateway.NewInputFrom(body, inv)
 	}
 	if t.context {
-		vars["context"] = inv.contextMap()
+		vars["context"] = inv.contextObject()
 	}
 	if t.stage {
 		if inv.stageMap == nil {
@@ -114,24 +111,54 @@ func (inv *invocation) render(t *template, body []byte) (string, error) {
 	return t.t.Render(vars, vtl.DefaultLimits)
 }
 
-// buildParamMaps fills the maps $input.params() reads: path parameters,
-// query parameters (last value) and the headers the method sees.
-func (inv *invocation) buildParamMaps() {
-	inv.pathMap = make(map[string]string, len(inv.match.Params))
-	for _, p := range inv.match.Params {
-		inv.pathMap[p.Name] = p.Value
-	}
-	q := inv.queryParams()
-	inv.queryMap = make(map[string]string, len(q))
-	for _, p := range q {
-		inv.queryMap[p.Name] = p.Last()
-	}
-	inv.headerMap = make(map[string]string, len(inv.req.Headers))
-	for _, h := range inv.req.Headers {
-		if !isHop(h.Name) {
-			inv.headerMap[h.Name] = h.Value
+// InputParam implements gateway.ParamSource: a path parameter, a query
+// parameter (its last value) or a header the method sees.
+func (inv *invocation) InputParam(group, name string) (string, bool) {
+	switch group {
+	case "path":
+		for _, p := range inv.match.Params {
+			if p.Name == name {
+				return p.Value, true
+			}
 		}
+	case "querystring":
+		for _, q := range inv.queryParams() {
+			if q.Name == name {
+				return q.Last(), true
+			}
+		}
+	case "header":
+		return inv.header(name)
 	}
+	return "", false
+}
+
+// InputParams implements gateway.ParamSource.
+func (inv *invocation) InputParams(group string) map[string]string {
+	switch group {
+	case "path":
+		m := make(map[string]string, len(inv.match.Params))
+		for _, p := range inv.match.Params {
+			m[p.Name] = p.Value
+		}
+		return m
+	case "querystring":
+		q := inv.queryParams()
+		m := make(map[string]string, len(q))
+		for _, p := range q {
+			m[p.Name] = p.Last()
+		}
+		return m
+	case "header":
+		m := make(map[string]string, len(inv.req.Headers))
+		for _, h := range inv.req.Headers {
+			if !isHop(h.Name) {
+				m[h.Name] = h.Value
+			}
+		}
+		return m
+	}
+	return nil
 }
 
 // contextValue is a $context variable by name ("identity.sourceIp"), for

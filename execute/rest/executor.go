@@ -77,8 +77,9 @@ type invocation struct {
 	canary   bool // the stage has a canary; isCanary: this request went to it
 	isCanary bool
 
-	match Match
-	m     *method
+	match  Match
+	m      *method
+	params [4]Param // match.Params' usual backing
 
 	query      []execute.QueryParam
 	queryDone  bool
@@ -87,10 +88,12 @@ type invocation struct {
 	extendedID string
 	traceID    string
 
-	ctx *vtl.Map // $context, built on first use
-	// input maps for $input.params(), built on first use
-	pathMap, queryMap, headerMap map[string]string
-	stageMap                     *vtl.Map
+	ctx    *contextObject // $context, made on first use (&ctxObj)
+	ctxObj contextObject
+	// stageMap is $stageVariables, built on first use; renderVars the
+	// variables of a render, reused.
+	stageMap   *vtl.Map
+	renderVars map[string]vtl.Value
 
 	err                *gatewayError
 	status             int
@@ -108,8 +111,8 @@ var invocations = sync.Pool{New: func() any { return new(invocation) }}
 
 func (e *Executor) acquire(req *execute.Request, resp *execute.Response) *invocation {
 	inv := invocations.Get().(*invocation)
-	br, bq := inv.backendResp, inv.backendReq
-	*inv = invocation{ex: e, req: req, resp: resp}
+	br, bq, vars := inv.backendResp, inv.backendReq, inv.renderVars
+	*inv = invocation{ex: e, req: req, resp: resp, renderVars: vars}
 	inv.backendResp = execute.BackendResponse{Headers: br.Headers[:0], Body: br.Body[:0]}
 	inv.backendReq = execute.BackendRequest{Headers: bq.Headers[:0], Body: bq.Body[:0]}
 	return inv
@@ -172,7 +175,7 @@ func (inv *invocation) serve() {
 	inv.depID = d.ID
 	inv.dep = deploymentOf(d)
 
-	match, ok := inv.dep.routes.Match(req.Method, req.Path)
+	match, ok := inv.dep.routes.MatchInto(req.Method, req.Path, inv.params[:0])
 	if !ok {
 		inv.fail(errMissingToken)
 		return

@@ -59,6 +59,8 @@ func (inv *invocation) requestBody(integ *integration) (body []byte, templated, 
 			}
 		}
 		body = inv.req.Body
+	} else if t.static {
+		body, templated = t.out, true
 	} else {
 		out, err := inv.render(t, inv.req.Body)
 		if err != nil {
@@ -86,7 +88,15 @@ func (inv *invocation) mock(integ *integration) {
 		return
 	}
 	status := 200
-	if templated || len(body) > 0 {
+	if t := integ.templates[inv.contentType()]; t != nil && t.static && templated {
+		// A constant template: its status was read once.
+		if !t.mockOK {
+			inv.trace("Execution failed due to configuration error: Unable to parse statusCode. It should be an integer that is defined in the request template.")
+			inv.fail(errInternal)
+			return
+		}
+		status = t.mockStatus
+	} else if templated || len(body) > 0 {
 		s, ok := gateway.MockStatus(string(body))
 		switch {
 		case ok:
@@ -369,7 +379,12 @@ func (inv *invocation) respond(integ *integration, selection string) {
 	body := inv.backendResp.Body
 	if len(ir.templates) > 0 {
 		t := pickTemplate(ir.templates, inv.accept())
-		out, err := inv.render(t, body)
+		out, err := "", error(nil)
+		if t.static {
+			body = t.out
+		} else {
+			out, err = inv.render(t, body)
+		}
 		if err != nil {
 			inv.ex.log.Warn("response template failed", "requestId", inv.req.RequestID, "api", inv.req.APIID,
 				"route", inv.m.httpMethod+" "+inv.m.resourcePath, "error", err)
@@ -379,15 +394,19 @@ func (inv *invocation) respond(integ *integration, selection string) {
 			inv.fail(&e)
 			return
 		}
-		body = []byte(out)
+		if !t.static {
+			body = []byte(out)
+		}
 	}
 	if inv.ctx != nil {
-		ov := gateway.ReadOverrides(inv.ctx)
+		ov := inv.ctx.overrides()
 		if ov.Status != 0 {
 			resp.Status = ov.Status
 		}
-		for _, k := range sortedKeys(ov.ResponseHeaders) {
-			resp.Headers = setResponseHeader(resp.Headers, k, ov.ResponseHeaders[k])
+		if len(ov.ResponseHeaders) > 0 {
+			for _, k := range sortedKeys(ov.ResponseHeaders) {
+				resp.Headers = setResponseHeader(resp.Headers, k, ov.ResponseHeaders[k])
+			}
 		}
 	}
 	backendType, _ := inv.backendResp.Headers.Get("Content-Type")

@@ -108,9 +108,15 @@ func splitPath(p string) []string {
 // run of slashes do not count; interior empty segments do, and a greedy
 // parameter keeps them ("a//b").
 func (r *Routes) Match(method, path string) (Match, bool) {
+	return r.MatchInto(method, path, nil)
+}
+
+// MatchInto is Match appending the path parameters to params, so that a
+// caller can reuse a buffer.
+func (r *Routes) MatchInto(method, path string, params []Param) (Match, bool) {
 	p := strings.TrimLeft(path, "/")
 	p = strings.TrimRight(p, "/")
-	var params []Param
+	params = params[:0]
 	m, ok := r.root.match(method, p, &params)
 	if ok {
 		m.Params = params

@@ -18,7 +18,7 @@ import (
 // fixture is one REST API on a running emulator, built through the SDK as
 // a user builds it, and called over real HTTP.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	srv  *servertest.Server
 	c    *apigateway.Client
 	api  string
@@ -26,13 +26,13 @@ type fixture struct {
 	http *http.Client
 }
 
-func newFixture(t *testing.T, opts ...servertest.Option) *fixture {
+func newFixture(t testing.TB, opts ...servertest.Option) *fixture {
 	t.Helper()
 	return newFixtureOn(t, servertest.Start(t, opts...))
 }
 
 // newFixtureOn builds the API on a running server.
-func newFixtureOn(t *testing.T, srv *servertest.Server) *fixture {
+func newFixtureOn(t testing.TB, srv *servertest.Server) *fixture {
 	t.Helper()
 	c := apigateway.NewFromConfig(servertest.AWSConfig("us-east-1", "test"), func(o *apigateway.Options) {
 		o.BaseEndpoint = aws.String(srv.URL)

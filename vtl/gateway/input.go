@@ -18,6 +18,8 @@ const emptyBody = "{}"
 type Input struct {
 	body                []byte
 	path, query, header map[string]string
+	// src, when set, answers the parameters instead of the maps.
+	src ParamSource
 
 	bodyStr  string
 	haveStr  bool
@@ -113,10 +115,27 @@ func (in *Input) eval(src string) (vtl.Value, bool, error) {
 	return p.Eval(in.root)
 }
 
+// ParamSource gives $input.params its values without building maps first:
+// the data plane's view of a request. InputParam looks up one parameter
+// of a group ("path", "querystring", "header"; headers without regard to
+// case); InputParams returns a whole group, for $input.params().
+type ParamSource interface {
+	InputParam(group, name string) (string, bool)
+	InputParams(group string) map[string]string
+}
+
+// NewInputFrom returns $input over a body whose parameters src answers.
+func NewInputFrom(body []byte, src ParamSource) *Input {
+	return &Input{body: body, src: src}
+}
+
 // Params is $input.params(): {path={...}, querystring={...}, header={...}}.
 // The same map is returned on every call of a render, so changes a
 // template makes to it stay visible, as on a Java object.
 func (in *Input) Params() *vtl.Map {
+	if in.paramMap == nil && in.src != nil {
+		in.path, in.query, in.header = in.src.InputParams("path"), in.src.InputParams("querystring"), in.src.InputParams("header")
+	}
 	if in.paramMap == nil {
 		m := vtl.NewMap(3)
 		m.Put("path", stringMap(in.path))
@@ -132,6 +151,14 @@ func (in *Input) Params() *vtl.Map {
 // match without regard to case when no exact name matches, as HTTP header
 // names are case-insensitive.
 func (in *Input) Param(name string) string {
+	if in.src != nil {
+		for _, g := range [...]string{"path", "querystring", "header"} {
+			if v, ok := in.src.InputParam(g, name); ok {
+				return v
+			}
+		}
+		return ""
+	}
 	if v, ok := in.path[name]; ok {
 		return v
 	}

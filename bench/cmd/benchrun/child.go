@@ -169,9 +169,13 @@ func (f *firstLine) Write(p []byte) (int, error) {
 
 // startBare re-executes self as "serve-bare" and returns the child and the
 // address it printed.
-func (p *procs) startBare(ctx context.Context, self string) (*child, string, error) {
+func (p *procs) startBare(ctx context.Context, self string, extra ...string) (*child, string, error) {
 	out := newFirstLine(os.Stderr)
-	c, err := p.start("bare", self, []string{"serve-bare", "-addr", "127.0.0.1:0"}, os.Environ(), out)
+	name := "bare"
+	if len(extra) > 0 {
+		name = "bare-proxy"
+	}
+	c, err := p.start(name, self, append([]string{"serve-bare", "-addr", "127.0.0.1:0"}, extra...), os.Environ(), out)
 	if err != nil {
 		return nil, "", err
 	}

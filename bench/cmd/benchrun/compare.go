@@ -75,6 +75,20 @@ func (a *app) compare(ctx context.Context, args []string) error {
 	}
 	a.log.Info("bare server up", "addr", bareAddr, "pid", bare.pid())
 
+	var proxyAddr string
+	var proxyPID int
+	for _, sc := range a.scenarios {
+		if sc.Proxy && (f.only == "" || slices.Contains(strings.Split(f.only, ","), sc.Name)) {
+			px, addr, err := p.startBare(ctx, a.self, "-proxy-to", bareAddr)
+			if err != nil {
+				return err
+			}
+			proxyAddr, proxyPID = addr, px.pid()
+			a.log.Info("bare proxy up", "addr", addr, "pid", px.pid())
+			break
+		}
+	}
+
 	table := bench.Table{Baseline: baselineName}
 	var targets []*target
 	for _, sc := range a.scenarios {
@@ -82,6 +96,9 @@ func (a *app) compare(ctx context.Context, args []string) error {
 			continue
 		}
 		t := &target{sc: sc, addr: bareAddr, serverPID: bare.pid()}
+		if sc.Proxy {
+			t.addr, t.serverPID = proxyAddr, proxyPID
+		}
 		if sc.Emulator {
 			if f.emulator == "" {
 				table.Add(bench.Row{Name: sc.Name, Note: "skipped: needs -emulator BIN"})
@@ -110,6 +127,11 @@ func (a *app) compare(ctx context.Context, args []string) error {
 				return fmt.Errorf("benchrun: scenario %s: setup: %w", sc.Name, err)
 			}
 		}
+		if sc.Backend != nil {
+			if err := sc.Backend(ctx, t.addr, bareAddr); err != nil {
+				return fmt.Errorf("benchrun: scenario %s: setup: %w", sc.Name, err)
+			}
+		}
 		targets = append(targets, t)
 	}
 	if len(targets) == 0 {
@@ -129,6 +151,7 @@ func (a *app) compare(ctx context.Context, args []string) error {
 
 	for _, t := range targets {
 		row := bench.Summarize(t.sc.Name, t.results)
+		row.Baseline = t.sc.Baseline
 		row.ClientCPU = bench.Median(t.genCPU)
 		row.ServerCPU = bench.Median(t.srvCPU)
 		row.ServerCPUPerReq = time.Duration(bench.Median(t.srvPerReq) * float64(time.Second))

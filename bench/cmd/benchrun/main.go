@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/valyala/fasthttp"
+
 	"github.com/cloudemu/emulator/bench"
 )
 
@@ -64,7 +66,7 @@ type app struct {
 }
 
 const usage = `usage:
-  benchrun serve-bare [-addr 127.0.0.1:0]
+  benchrun serve-bare [-addr 127.0.0.1:0] [-proxy-to HOST:PORT]
   benchrun compare [-conns 32] [-duration 5s] [-warmup 1s] [-runs 3] [-emulator BIN] [-only a,b]
   benchrun startup -emulator BIN [-runs 5] [-idle 1s]`
 
@@ -97,6 +99,7 @@ func newFlagSet(name string) *flag.FlagSet {
 func (a *app) serveBare(ctx context.Context, args []string) error {
 	fs := newFlagSet("serve-bare")
 	addr := fs.String("addr", "127.0.0.1:0", "loopback `host:port` to listen on (port 0 picks one)")
+	proxyTo := fs.String("proxy-to", "", "serve as a bare reverse proxy to this loopback `host:port`")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -107,7 +110,15 @@ func (a *app) serveBare(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("benchrun: listen: %w", err)
 	}
-	s := bench.ServeBare(ln)
+	var s *fasthttp.Server
+	if *proxyTo != "" {
+		if err := checkListenLoopback(*proxyTo); err != nil {
+			return err
+		}
+		s = bench.ServeProxy(ln, *proxyTo)
+	} else {
+		s = bench.ServeBare(ln)
+	}
 	fmt.Fprintf(a.stdout, "listening %s\n", ln.Addr())
 	<-ctx.Done()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

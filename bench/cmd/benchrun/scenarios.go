@@ -37,6 +37,15 @@ type scenario struct {
 	// DataDir runs the emulator with EMULATOR_STATE=persistent in a fresh
 	// temporary directory, removed afterwards.
 	DataDir bool
+	// Proxy runs the scenario against the bare reverse proxy (serve-bare
+	// -proxy-to the bare server) instead of the bare server.
+	Proxy bool
+	// Backend, if set, is Setup for scenarios that need an HTTP backend:
+	// it gets the bare server's address too.
+	Backend func(ctx context.Context, addr, backend string) error
+	// Baseline names the scenario this one's ratio is taken against
+	// (default: bare).
+	Baseline string
 }
 
 // scenarios returns the registered scenarios, baseline first.
@@ -95,6 +104,94 @@ func scenarios() []scenario {
 		putMethod("PutMethod/apis=16", 16, false),
 		putMethod("PutMethod/apis=1/persistent", 1, true),
 		putMethod("PutMethod/apis=16/persistent", 16, true),
+		executeMock(),
+		{
+			// The ceiling of a reverse proxy: a fasthttp server forwarding
+			// through a HostClient to the bare server.
+			Name:  "bare-proxy",
+			Proxy: true,
+			Build: get("/items/42"),
+		},
+		executeHTTPProxy(),
+	}
+}
+
+// deployREST creates a REST API with one method at path, its integration
+// (integration JSON), a 200 response (response JSON, when not empty), and a
+// stage dev; it returns the API id.
+func deployREST(addr, name, path, verb, integration, response string) (string, error) {
+	r, err := createRestAPI(addr, name)
+	if err != nil {
+		return "", err
+	}
+	parent := r.RootResourceID
+	for _, part := range strings.Split(strings.Trim(path, "/"), "/") {
+		var res struct {
+			ID string `json:"id"`
+		}
+		if err := call(addr, "POST", "/restapis/"+r.ID+"/resources/"+parent, `{"pathPart":"`+part+`"}`, 201, &res); err != nil {
+			return "", err
+		}
+		parent = res.ID
+	}
+	m := "/restapis/" + r.ID + "/resources/" + parent + "/methods/" + verb
+	steps := []struct{ path, body string }{
+		{m, `{"authorizationType":"NONE","requestParameters":{"method.request.path.proxy":true}}`},
+		{m + "/integration", integration},
+	}
+	if response != "" {
+		steps = append(steps, struct{ path, body string }{m + "/responses/200", `{}`},
+			struct{ path, body string }{m + "/integration/responses/200", response})
+	}
+	for _, st := range steps {
+		if err := call(addr, "PUT", st.path, st.body, 201, nil); err != nil {
+			return "", err
+		}
+	}
+	return r.ID, call(addr, "POST", "/restapis/"+r.ID+"/deployments", `{"stageName":"dev"}`, 201, nil)
+}
+
+// executeMock is a request to a deployed MOCK method with a small response
+// template, in the SPEC's path form.
+func executeMock() scenario {
+	var path string
+	return scenario{
+		Name:     "ExecuteMock",
+		Emulator: true,
+		Setup: func(_ context.Context, addr string) error {
+			id, err := deployREST(addr, "bench-mock", "/pets/{proxy}", "GET",
+				`{"type":"MOCK","requestTemplates":{"application/json":"{\"statusCode\": 200}"}}`,
+				`{"responseTemplates":{"application/json":"{\"id\": \"$input.params('proxy')\", \"stage\": \"$context.stage\"}"}}`)
+			path = "/restapis/" + id + "/dev/_user_request_/pets/42"
+			return err
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+		},
+	}
+}
+
+// executeHTTPProxy is a request to a deployed HTTP_PROXY method whose
+// backend is the bare server, measured against the bare reverse proxy to
+// the same backend.
+func executeHTTPProxy() scenario {
+	var path string
+	return scenario{
+		Name:     "ExecuteHttpProxy",
+		Emulator: true,
+		Baseline: "bare-proxy",
+		Backend: func(_ context.Context, addr, backend string) error {
+			id, err := deployREST(addr, "bench-proxy", "/{proxy+}", "ANY",
+				`{"type":"HTTP_PROXY","httpMethod":"ANY","uri":"http://`+backend+`/{proxy}",`+
+					`"requestParameters":{"integration.request.path.proxy":"method.request.path.proxy"}}`, "")
+			path = "/restapis/" + id + "/dev/_user_request_/items/42"
+			return err
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+		},
 	}
 }
 
