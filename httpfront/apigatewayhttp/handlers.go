@@ -44,6 +44,4 @@ func Handlers(svc *apigateway.Service, exec *rest.Executor) map[string]restjson.
 var Partial = []string{
 	// The stage cache is not emulated: these answer as AWS does and change nothing.
 	"FlushStageCache", "FlushStageAuthorizersCache",
-	// Counts stay zero until the data plane (request execution) records traffic.
-	"GetUsage",
 }
