@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
+	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/server/servertest"
 )
 
@@ -263,4 +265,77 @@ func rawStatus(t *testing.T, addr, request string) int {
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// TestContextVariables renders the $context variables the issue lists.
+func TestContextVariables(t *testing.T) {
+	f := newFixture(t)
+	rid := f.mock("/ctx/{id}", "POST", `$context.requestId|$context.extendedRequestId|$context.apiId|$context.stage|$context.resourceId|$context.resourcePath|$context.httpMethod|$context.path|$context.protocol|$context.requestTime|$context.requestTimeEpoch|$context.domainName|$context.domainPrefix|$context.accountId|$context.identity.sourceIp|$context.identity.userAgent|$context.identity.apiKey|$context.deploymentId|$stageVariables.v|$context.nothing|${context.stage}`)
+	dep := f.deploy("dev", map[string]string{"v": "var"})
+	a := f.callHost("POST", f.api+".execute-api.localhost.localstack.cloud:4566", "/dev/ctx/7", map[string]string{"User-Agent": "ua/1"}, "")
+	parts := strings.Split(a.body, "|")
+	if a.status != 200 || len(parts) != 21 {
+		t.Fatalf("%d %s", a.status, a.body)
+	}
+	want := map[int]string{0: a.header.Get("x-amzn-RequestId"), 1: a.header.Get("x-amz-apigw-id"), 2: f.api, 3: "dev",
+		4: rid, 5: "/ctx/{id}", 6: "POST", 7: "/dev/ctx/7", 8: "HTTP/1.1",
+		11: f.api + ".execute-api.localhost.localstack.cloud", 12: f.api, 13: "000000000000", 14: "127.0.0.1",
+		15: "ua/1", 16: "", 17: dep, 18: "var", 19: "", 20: "dev"}
+	for i, w := range want {
+		if parts[i] != w {
+			t.Errorf("part %d = %q, want %q", i, parts[i], w)
+		}
+	}
+	if _, err := time.Parse("02/Jan/2006:15:04:05 -0700", parts[9]); err != nil {
+		t.Errorf("requestTime %q: %v", parts[9], err)
+	}
+	if len(parts[10]) != 13 {
+		t.Errorf("requestTimeEpoch %q", parts[10])
+	}
+}
+
+// TestAdmission: past EMULATOR_MAX_EXECUTIONS in flight a request is
+// refused at once with 429 instead of waiting.
+func TestAdmission(t *testing.T) {
+	be := newBackend(t)
+	f := newFixture(t, servertest.WithConfig(func(c *config.Config) { c.MaxExecutions = 1 }))
+	rid := f.resource("/slow")
+	f.method(rid, "GET", nil)
+	f.integration(rid, "GET", &apigateway.PutIntegrationInput{Type: types.IntegrationTypeHttpProxy,
+		IntegrationHttpMethod: aws.String("GET"), Uri: aws.String(be.URL + "/slow")})
+	f.mock("/fast", "GET", `{}`)
+	f.deploy("dev", nil)
+	done := make(chan answer, 1)
+	go func() { done <- f.call("GET", "dev", "/slow", nil, "") }()
+	deadline := time.Now().Add(5 * time.Second)
+	var a answer
+	for time.Now().Before(deadline) {
+		if a = f.call("GET", "dev", "/fast", nil, ""); a.status == 429 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	a.want(t, 429, `{"message":"Too Many Requests"}`)
+	if a.header.Get("x-amzn-ErrorType") != "TooManyRequestsException" {
+		t.Errorf("headers %v", a.header)
+	}
+	if slow := <-done; slow.status != 200 {
+		t.Errorf("the slow request: %d %s", slow.status, slow.body)
+	}
+	f.call("GET", "dev", "/fast", nil, "").want(t, 200, `{}`)
+}
+
+// TestExecuteAfterRestart: deployments survive a restart in persistent
+// mode and run as before.
+func TestExecuteAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	f := newFixture(t, servertest.WithPersistence(dir))
+	f.mock("/pets", "GET", `{"stage": "$context.stage"}`)
+	f.deploy("dev", nil)
+	f.call("GET", "dev", "/pets", nil, "").want(t, 200, `{"stage": "dev"}`)
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	f.must(f.srv.Emulator.Shutdown(shut))
+	f2 := &fixture{t: t, srv: servertest.Start(t, servertest.WithPersistence(dir)), api: f.api, http: f.http}
+	f2.call("GET", "dev", "/pets", nil, "").want(t, 200, `{"stage": "dev"}`)
 }
