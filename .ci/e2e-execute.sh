@@ -335,6 +335,13 @@ check "the log's first and last lines" 'd["log"].startswith("Execution log for r
 check "the log names the resource" '"HTTP Method: GET, Resource Path: /pets" in d["log"]'
 ok
 
+STEP="test-invoke-method POST /proxy/items/t?x=1 on the ANY proxy"
+gw test-invoke-method --rest-api-id "$API" --resource-id "$PROXY" --http-method POST \
+	--path-with-query-string '/proxy/items/t?x=1' --body 'hi'
+check "the backend's echo" 'd["status"]==200 and d["body"]=="{\"method\":\"POST\",\"path\":\"/items/t\",\"query\":\"x=1\",\"tag\":null,\"body\":\"hi\"}"'
+check "the log's path parameters" '"Method request path: {proxy=items/t}" in d["log"]'
+ok
+
 STEP="stop on SIGTERM"
 kill -TERM "$EMU_PID"
 rc=0

@@ -76,8 +76,10 @@ func (e *Executor) TestInvoke(sc awswire.Scope, apiID, resourceID, httpMethod st
 	if in.PathWithQueryString != nil {
 		path, query, _ := strings.Cut(*in.PathWithQueryString, "?")
 		req.Path, req.RawQuery, logPath = path, query, path
-		if mm, ok := CompileRoutes([]RouteSpec{{Path: res.Path, ResourceID: resourceID, Methods: []string{verb}}}).
-			Match(verb, path); ok {
+		// Only the path matters here; ANY matches the seven methods only,
+		// so the route is matched under one of them.
+		if mm, ok := CompileRoutes([]RouteSpec{{Path: res.Path, ResourceID: resourceID, Methods: []string{"ANY"}}}).
+			Match("GET", path); ok {
 			match.Params = mm.Params
 		}
 	} else {

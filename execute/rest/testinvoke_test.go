@@ -98,6 +98,19 @@ func TestTestInvokeMethod(t *testing.T) {
 		t.Errorf("answer %d %q %v\n%s", out.Status, *out.Body, out.Headers, *out.Log)
 	}
 
+	// A greedy resource served by ANY: the request's verb picks the path
+	// parameters.
+	greedy := f.mock("/any/{proxy+}", "ANY", `{"proxy": "$input.params('proxy')", "verb": "$context.httpMethod"}`)
+	for _, verb := range []string{"POST", "ANY"} {
+		out, err = f.c.TestInvokeMethod(ctx, &apigateway.TestInvokeMethodInput{RestApiId: &f.api, ResourceId: &greedy,
+			HttpMethod: aws.String(verb), PathWithQueryString: aws.String("/any/items/t?x=1")})
+		f.must(err)
+		if want := `{"proxy": "items/t", "verb": "` + verb + `"}`; *out.Body != want ||
+			!strings.Contains(*out.Log, "Method request path: {proxy=items/t}\n") {
+			t.Errorf("%s on ANY: body %q, want %q\n%s", verb, *out.Body, want, *out.Log)
+		}
+	}
+
 	_, err = f.c.TestInvokeMethod(ctx, &apigateway.TestInvokeMethodInput{RestApiId: &f.api, ResourceId: &pet, HttpMethod: aws.String("HEAD")})
 	servertest.WantAPIError(t, err, "NotFoundException", "Invalid Method identifier specified")
 	_, err = f.c.TestInvokeMethod(ctx, &apigateway.TestInvokeMethodInput{RestApiId: &f.api, ResourceId: aws.String("invalid_res"), HttpMethod: aws.String("POST")})
