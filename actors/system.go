@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -103,12 +104,35 @@ func (d *dispatcher) Throughput() int { return throughput }
 // Ask by askTimeout.
 func NewSystem(log *slog.Logger, askTimeout time.Duration) *System {
 	alog := log.With("component", "actors")
+	// protoactor's own information (the system id, started and stopped
+	// processes) is for whoever debugs the emulator, not its users.
+	plog := slog.New(demoted{alog.Handler()})
 	as := actor.NewActorSystem(
-		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return alog }),
+		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return plog }),
 		actor.WithDeadLetterRequestLogging(false),
 	)
 	return &System{sys: as, root: as.Root, timeout: askTimeout, log: alog, dispatcher: newDispatcher()}
 }
+
+// demoted logs records below warn at debug level.
+type demoted struct{ slog.Handler }
+
+func (d demoted) Enabled(ctx context.Context, l slog.Level) bool {
+	if l < slog.LevelWarn {
+		l = slog.LevelDebug
+	}
+	return d.Handler.Enabled(ctx, l)
+}
+
+func (d demoted) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level < slog.LevelWarn {
+		r.Level = slog.LevelDebug
+	}
+	return d.Handler.Handle(ctx, r)
+}
+
+func (d demoted) WithAttrs(as []slog.Attr) slog.Handler { return demoted{d.Handler.WithAttrs(as)} }
+func (d demoted) WithGroup(name string) slog.Handler    { return demoted{d.Handler.WithGroup(name)} }
 
 // AskTimeout is the bound on every Ask.
 func (s *System) AskTimeout() time.Duration { return s.timeout }

@@ -117,10 +117,10 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		return strings.TrimSpace(v), true
 	}
 	if v, ok := get("EMULATOR_HOST"); ok {
-		if v == "" || strings.ContainsAny(v, " /") {
-			return c, &Error{"EMULATOR_HOST", v, "must be a host name or IP address"}
+		if !validHost(v) {
+			return c, &Error{"EMULATOR_HOST", v, "must be an IP address such as 127.0.0.1 or 0.0.0.0, or a host name such as localhost"}
 		}
-		c.Host = v
+		c.Host = strings.Trim(v, "[]")
 	}
 	if v, ok := get("EMULATOR_PORT"); ok {
 		p, err := strconv.Atoi(v)
@@ -144,6 +144,8 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_DATA_DIR", v, "must not be empty"}
 		}
 		c.DataDir = v
+	} else {
+		c.DataDir = userDataDir(lookup)
 	}
 	if v, ok := get("EMULATOR_DEBUG"); ok {
 		b, err := parseBool(v)
@@ -239,6 +241,20 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.FixedTime = t
 	}
 	return c, nil
+}
+
+// validHost accepts an IP address (IPv6 with or without brackets) or a
+// DNS host name whose last label is not all digits, so that a mistyped
+// address such as 999.1.1.1 is refused here rather than at listen time.
+func validHost(v string) bool {
+	if net.ParseIP(strings.Trim(v, "[]")) != nil {
+		return true
+	}
+	if !hostnamePattern.MatchString(v) {
+		return false
+	}
+	last := v[strings.LastIndexByte(v, '.')+1:]
+	return strings.Trim(last, "0123456789") != ""
 }
 
 // ParseDuration accepts a Go duration ("30s", "1m") or plain seconds ("30").

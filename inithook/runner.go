@@ -251,7 +251,11 @@ func (r *Runner) discover() {
 			r.walk(st, filepath.Join(abs, st.Dir()), 0)
 		}
 	}
-	r.log.Info("init scripts found", "scripts", len(r.scripts), "dirs", strings.Join(r.opts.Dirs, ","))
+	level := slog.LevelInfo
+	if len(r.scripts) == 0 {
+		level = slog.LevelDebug // nothing to tell a user who has no hooks
+	}
+	r.log.Log(context.Background(), level, "init scripts found", "scripts", len(r.scripts), "dirs", strings.Join(r.opts.Dirs, ","))
 }
 
 func (r *Runner) walk(st Stage, dir string, depth int) {

@@ -57,7 +57,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	}
 	switch cfg.State {
 	case config.StatePersistent:
-		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{MaxBatch: cfg.StoreMaxBatch, Logger: log.With("component", "store")})
+		st, err := store.OpenBolt(cfg.DataDir, store.BoltOptions{MaxBatch: cfg.StoreMaxBatch, Logger: log})
 		if err != nil {
 			return nil, &config.Error{Var: "EMULATOR_DATA_DIR", Value: cfg.DataDir, Reason: err.Error()}
 		}
@@ -118,6 +118,15 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	return e, nil
 }
 
+// ServiceNames lists the emulated services in the order health reports them.
+func (e *Emulator) ServiceNames() []string {
+	names := make([]string, len(e.services))
+	for i, s := range e.services {
+		names[i] = s.Name
+	}
+	return names
+}
+
 func dataDir(cfg config.Config) string {
 	if cfg.State == config.StatePersistent {
 		return cfg.DataDir
@@ -170,7 +179,14 @@ func (e *Emulator) restore() error {
 		byName[s.Owners.StoreService()] = s.Owners
 	}
 	n := 0
+	began := time.Now()
+	next := began.Add(2 * time.Second)
 	err := e.store.Load(func(key string, value []byte) error {
+		// A large store takes seconds: say that it is being read.
+		if n&4095 == 0 && n > 0 && time.Now().After(next) {
+			e.log.Info("restoring state", "records", n, "elapsed", time.Since(began).Round(time.Millisecond).String())
+			next = time.Now().Add(2 * time.Second)
+		}
 		_, _, service, _, _, _, ok := store.ParseKey(key)
 		if !ok {
 			return fmt.Errorf("emulator: restore: malformed key %q", key)
@@ -191,7 +207,7 @@ func (e *Emulator) restore() error {
 		}
 	}
 	if n > 0 {
-		e.log.Info("state restored", "records", n, "backend", e.store.Backend())
+		e.log.Info("state restored", "records", n, "elapsed", time.Since(began).Round(time.Millisecond).String())
 	}
 	return nil
 }

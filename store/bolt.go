@@ -128,7 +128,7 @@ func OpenBolt(dir string, opts BoltOptions) (Store, error) {
 	}
 	s.epoch.Store(epoch)
 	go s.run()
-	log.Info("store opened", "backend", "bbolt", "path", path, "epoch", epoch)
+	log.Debug("store opened", "backend", "bbolt", "path", path, "epoch", epoch)
 	return s, nil
 }
 
@@ -356,7 +356,7 @@ func (s *boltStore) Close() error {
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}
-	s.log.Info("store closed")
+	s.log.Debug("store closed")
 	return nil
 }
 

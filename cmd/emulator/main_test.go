@@ -20,7 +20,7 @@ import (
 
 // childEnv makes the test binary run the emulator's main instead of the
 // tests, so that tests can start, kill and restart real emulator processes.
-const childEnv = "EMULATOR_TEST_CHILD"
+const childEnv = "CLOUDEMU_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {

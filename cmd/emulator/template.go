@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -31,37 +30,45 @@ func (f *templateFlags) attach(fs *flag.FlagSet) {
 	fs.BoolVar(&f.overrides, "overrides", false, "after the output, print what the template set in $context.requestOverride and responseOverride to stderr")
 }
 
+const templateUsage = "usage: emulator template render --template FILE [--body FILE] [--params JSON] [--stage-variables JSON] [--context JSON] [--overrides]"
+
 // runTemplate runs `emulator template ...` with the arguments after
 // "template". The rendered text goes to stdout unchanged; errors are
 // returned for main to print.
 func runTemplate(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "render" {
-		fmt.Fprintln(stderr, "usage: emulator template render --template FILE [--body FILE] [--params JSON] [--stage-variables JSON] [--context JSON]")
-		if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprintln(stdout, templateUsage)
 			return nil
 		}
-		return fmt.Errorf("unknown template command %q", args[0])
+		fmt.Fprintln(stderr, templateUsage)
+		if len(args) == 0 {
+			return usageError{"missing command (render)"}
+		}
+		return usageError{fmt.Sprintf("unknown command %q", args[0])}
 	}
 	fs := flag.NewFlagSet("emulator template render", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var f templateFlags
 	f.attach(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: emulator template render --template FILE [flags]")
-		fmt.Fprintln(stderr, "Renders an API Gateway mapping template as API Gateway would, for debugging it offline.")
+		fmt.Fprintln(fs.Output(), "usage: emulator template render --template FILE [flags]")
+		fmt.Fprintln(fs.Output(), "Renders an API Gateway mapping template as API Gateway would, for debugging it offline.")
 		fs.PrintDefaults()
 	}
+	if wantsHelp(args[1:]) {
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return nil
+	}
 	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return err
+		return errFlags
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	if f.template == "" {
-		return errors.New("--template FILE is required")
+		return usageError{"--template FILE is required"}
 	}
 	src, err := os.ReadFile(f.template)
 	if err != nil {

@@ -81,7 +81,7 @@ func TestTemplateRenderErrors(t *testing.T) {
 		args []string
 		want string // in the error
 	}{
-		{"noCommand", []string{"draw"}, "unknown template command"},
+		{"noCommand", []string{"draw"}, `unknown command "draw"`},
 		{"noTemplate", []string{"render"}, "--template"},
 		{"missingFile", []string{"render", "--template", filepath.Join(t.TempDir(), "nope.vtl")}, "nope.vtl"},
 		{"missingBody", []string{"render", "--template", good, "--body", filepath.Join(t.TempDir(), "nobody")}, "nobody"},
@@ -103,8 +103,9 @@ func TestTemplateRenderErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; stdout %q", out.String())
 			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not mention %q", err, tc.want)
+			// Flag errors are printed by the flag package, with the usage.
+			if !strings.Contains(err.Error()+errOut.String(), tc.want) {
+				t.Errorf("error %q (stderr %q) does not mention %q", err, errOut.String(), tc.want)
 			}
 			if out.Len() != 0 {
 				t.Errorf("stdout %q on error", out.String())
@@ -119,8 +120,8 @@ func TestTemplateHelp(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, flag := range []string{"-template", "-body", "-params", "-stage-variables", "-context"} {
-		if !strings.Contains(errOut.String(), flag) {
-			t.Errorf("help lacks %s:\n%s", flag, errOut.String())
+		if !strings.Contains(out.String(), flag) {
+			t.Errorf("help on stdout lacks %s:\n%s", flag, out.String())
 		}
 	}
 }
