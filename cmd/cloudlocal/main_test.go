@@ -371,12 +371,30 @@ func TestSIGTERMReachesCLI(t *testing.T) {
 	}
 }
 
+// awsCLIv2 finds the AWS CLI v2: Debian's /usr/bin/aws, else the first aws
+// on PATH that is version 2 (pyenv's shims, for one, may be version 1).
+func awsCLIv2() string {
+	cands := []string{"/usr/bin/aws"}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		cands = append(cands, filepath.Join(dir, "aws"))
+	}
+	for _, c := range cands {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		out, err := exec.CommandContext(ctx, c, "--version").CombinedOutput()
+		cancel()
+		if err == nil && strings.HasPrefix(string(out), "aws-cli/2.") {
+			return c
+		}
+	}
+	return ""
+}
+
 // TestRealCLI drives the real AWS CLI v2 through cloudlocal against an
 // emulator on loopback.
 func TestRealCLI(t *testing.T) {
-	const cli = "/usr/bin/aws"
-	if _, err := os.Stat(cli); err != nil {
-		t.Skipf("no AWS CLI at %s (apt-get install awscli)", cli)
+	cli := awsCLIv2()
+	if cli == "" {
+		servertest.MissingTool(t, "the AWS CLI v2 (apt-get install awscli)")
 	}
 	srv := servertest.Start(t)
 	home := t.TempDir()

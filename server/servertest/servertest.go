@@ -116,3 +116,14 @@ func WantAPIError(t testing.TB, err error, code, msg string) {
 		t.Fatalf("want %s %q, got %s %q", code, msg, ae.ErrorCode(), ae.ErrorMessage())
 	}
 }
+
+// MissingTool ends a test that needs a tool this machine lacks: skipped
+// on a developer's machine, failed in CI (CI set), where .ci/run installs
+// every tool a test needs.
+func MissingTool(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s is required in CI (CI=%s) and was not found", what, os.Getenv("CI"))
+	}
+	t.Skipf("%s not found: skipped here (CI fails instead)", what)
+}

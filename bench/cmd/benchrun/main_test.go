@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/bench"
-	"github.com/valyala/fasthttp"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // fakeEnv makes the test binary, started with no subcommand, play the
@@ -303,8 +303,10 @@ func TestCheckListenLoopback(t *testing.T) {
 }
 
 func TestScenariosAnswer200(t *testing.T) {
-	// Every registered scenario that runs on the bare server builds a
-	// request the bare server accepts.
+	// Every registered scenario builds requests its target accepts: the
+	// bare server's scenarios against the bare server, the emulator's
+	// against an emulator in this process (with their setup, and the bare
+	// server as the HTTP backend).
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -318,12 +320,41 @@ func TestScenariosAnswer200(t *testing.T) {
 				t.Fatalf("duplicate scenario name")
 			}
 			seen[sc.Name] = true
-			if sc.Emulator || sc.Build == nil {
-				t.Skip("needs the emulator")
+			if sc.Build == nil {
+				t.Fatalf("no request")
 			}
-			res, err := bench.Run(context.Background(), bench.Target{Addr: ln.Addr().String(), Build: sc.Build},
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			addr := ln.Addr().String()
+			if sc.Proxy {
+				pln, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				ps := bench.ServeProxy(pln, addr)
+				defer ps.Shutdown()
+				addr = pln.Addr().String()
+			}
+			if sc.Emulator {
+				var opts []servertest.Option
+				if sc.DataDir {
+					opts = append(opts, servertest.WithPersistence(t.TempDir()))
+				}
+				addr = servertest.Start(t, opts...).Addr
+			}
+			if sc.Setup != nil {
+				if err := sc.Setup(ctx, addr); err != nil {
+					t.Fatalf("setup: %v", err)
+				}
+			}
+			if sc.Backend != nil {
+				if err := sc.Backend(ctx, addr, ln.Addr().String()); err != nil {
+					t.Fatalf("backend setup: %v", err)
+				}
+			}
+			res, err := bench.Run(ctx, bench.Target{Addr: addr, Build: sc.Build, Vary: sc.Vary},
 				bench.Options{Conns: 1, MaxRequests: 10})
-			if err != nil || res.Statuses[fasthttp.StatusOK] != 10 {
+			if err != nil || res.Requests != 10 || res.Non2xx != 0 || res.TransportErrors != 0 {
 				t.Fatalf("Run = %+v, %v", res, err)
 			}
 		})
