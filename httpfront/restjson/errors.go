@@ -32,9 +32,28 @@ func WriteError(ctx *fasthttp.RequestCtx, svc awswire.Service, err error, log *s
 		c.Service = svc
 		we = &c
 	}
+	RecordError(ctx, we)
 	ctx.Response.ResetBody()
 	ctx.SetStatusCode(we.Status)
 	ctx.Response.Header.Set(HeaderErrorType, we.Code)
 	ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
 	ctx.Response.SetBodyRaw(awswire.AppendBody(make([]byte, 0, 128), we))
+}
+
+// errorKey is the RequestCtx user value under which the error written onto
+// the response is recorded.
+type errorKey struct{}
+
+// RecordError notes on ctx the error written onto its response, so that the
+// request log can name its code without reading the body. WriteError
+// records what it writes; a writer of another protocol's shape records its
+// error itself. It costs no allocation.
+func RecordError(ctx *fasthttp.RequestCtx, we *awswire.Error) {
+	ctx.SetUserValue(errorKey{}, we)
+}
+
+// WrittenError returns the error recorded for ctx's response, or nil.
+func WrittenError(ctx *fasthttp.RequestCtx) *awswire.Error {
+	we, _ := ctx.UserValue(errorKey{}).(*awswire.Error)
+	return we
 }
