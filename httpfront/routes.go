@@ -22,6 +22,9 @@ type binding struct {
 	labels  []string
 	// queryKey/queryValue are the operation's literal query, split.
 	queryKey, queryValue string
+	// logName names the operation in the request log
+	// (apigateway.GetRestApi; an emulator endpoint's name alone).
+	logName string
 }
 
 // route is one method and path template of the router, and the operations
@@ -97,7 +100,7 @@ func buildRoutes(ops []awswire.Operation, handlers map[awswire.Service]map[strin
 		if h == nil {
 			h = notImplemented(op)
 		}
-		b := &binding{op: op, handler: h, labels: labels}
+		b := &binding{op: op, handler: h, labels: labels, logName: op.Service.String() + "." + op.Name}
 		b.queryKey, b.queryValue, _ = strings.Cut(op.Query, "=")
 		key := op.Method + " " + tmpl
 		r := byKey[key]
@@ -223,6 +226,9 @@ func (s *Server) register(rt *router.Router, routes []*route) (err error) {
 func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		b := s.pick(r, ctx)
+		if s.logDebug || s.logWarn {
+			ctx.SetUserValue(keyBinding, b)
+		}
 		if err := s.decodeBody(ctx, b.op.Service); err != nil {
 			restjson.WriteError(ctx, b.op.Service, err, s.log)
 			return

@@ -28,6 +28,9 @@ type Server struct {
 	fast         *fasthttp.Server
 	maxBody      int
 	execute      execute.Handler
+	// logDebug and logWarn say which request log lines are written
+	// (reqlog.go); the level is fixed when the server is built.
+	logDebug, logWarn bool
 }
 
 // ServerOptions configure a Server.
@@ -64,7 +67,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	for _, e := range opts.Extra {
 		op := &awswire.Operation{Service: awswire.ServiceNone, Name: e.Name, Method: e.Method, Path: e.Path, Status: 200}
 		routes = append(routes, &route{method: e.Method, template: e.Path,
-			bindings: []*binding{{op: op, handler: e.Handler}}})
+			bindings: []*binding{{op: op, handler: e.Handler, logName: e.Name}}})
 	}
 	rt := router.New()
 	rt.RedirectTrailingSlash = false
@@ -77,6 +80,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.router = rt
 	s.maxBody = opts.MaxBodyBytes
 	s.execute = opts.Execute
+	s.logDebug, s.logWarn = requestLogLevels(s.log)
 	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
 	if readTimeout <= 0 {
 		readTimeout = 60 * time.Second
@@ -120,7 +124,13 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	ctx.Response.Header.DisableNormalizing()
 	var idBuf [36]byte
 	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
-	defer s.recoverPanic(ctx)
+	// fasthttp's server stamps ctx.Time(); a handler called in process is
+	// timed here, only when every request is logged.
+	var start time.Time
+	if s.logDebug && ctx.Time().IsZero() {
+		start = time.Now()
+	}
+	defer s.finish(ctx, start)
 
 	path := ctx.Request.URI().PathOriginal()
 	// One trailing slash is optional everywhere: botocore sends it on some
@@ -130,6 +140,7 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	}
 	if p, op := classifyCloudWatch(ctx, path); p != notCloudWatch {
 		writeCloudWatchError(ctx, p, op)
+		s.noteOperation(ctx, "monitoring", op)
 		return
 	}
 	h, _ := s.router.Lookup(b2s(ctx.Method()), b2s(path), ctx)
@@ -151,11 +162,22 @@ func (s *Server) unknown(ctx *fasthttp.RequestCtx, path []byte) {
 		"No operation matches %s %s", ctx.Method(), truncate(path, 256)), s.log)
 }
 
-func (s *Server) recoverPanic(ctx *fasthttp.RequestCtx) {
-	r := recover()
-	if r == nil {
-		return
+// finish ends a control-plane request: a panic becomes the service's shaped
+// 500, then the request is logged. It runs deferred.
+func (s *Server) finish(ctx *fasthttp.RequestCtx, start time.Time) {
+	if r := recover(); r != nil {
+		s.panicked(ctx, r)
 	}
+	// At warn only errors can be logged: a success costs one comparison.
+	if s.logDebug || (s.logWarn && ctx.Response.StatusCode() >= 400) {
+		if t := ctx.Time(); !t.IsZero() {
+			start = t
+		}
+		s.logRequest(ctx, start)
+	}
+}
+
+func (s *Server) panicked(ctx *fasthttp.RequestCtx, r any) {
 	svc := classify(ctx.Request.URI().PathOriginal())
 	s.log.Error("panic while serving a request",
 		"requestId", string(ctx.Response.Header.Peek(restjson.HeaderRequestID)),
@@ -179,6 +201,11 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 	ctx.Response.Header.DisableNormalizing()
 	var idBuf [36]byte
 	ctx.Response.Header.SetBytesV(restjson.HeaderRequestID, s.ids.Append(idBuf[:0]))
+	if s.logDebug || s.logWarn {
+		// ctx.Time() is a previous request's on a kept-alive
+		// connection: the latency of what could not be read is unknown.
+		defer s.logRequest(ctx, time.Time{})
+	}
 	if s.execute != nil && errors.Is(err, fasthttp.ErrBodyTooLarge) {
 		if _, ok := classifyExecute(ctx.Request.Header.Host(), ctx.Request.URI().PathOriginal()); ok {
 			// API Gateway's own answer to a payload over its limit.
