@@ -226,6 +226,19 @@ func (s *Server) register(rt *router.Router, routes []*route) (err error) {
 func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 	return func(ctx *fasthttp.RequestCtx) {
 		b := s.pick(r, ctx)
+		var sc awswire.Scope
+		if b.op.Service != awswire.ServiceNone {
+			cred, signed := s.credential(ctx)
+			if signed && !s.serves(cred.Service) {
+				// Signed for a service the emulator does not serve, on a
+				// path that only looks like ours (S3's GET /restapis).
+				if f, ok := s.foreign(ctx, ctx.Request.URI().PathOriginal()); ok {
+					s.writeNotEmulated(ctx, f)
+					return
+				}
+			}
+			sc = s.scopeOf(cred, signed)
+		}
 		if s.logDebug || s.logWarn {
 			ctx.SetUserValue(keyBinding, b)
 		}
@@ -236,9 +249,7 @@ func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 		c := restjson.Acquire()
 		c.Ctx = ctx
 		c.Op = b.op
-		if b.op.Service != awswire.ServiceNone {
-			c.Scope = s.scope(ctx)
-		}
+		c.Scope = sc
 		for i, name := range b.labels {
 			raw, _ := ctx.UserValue(labelKeys[i]).(string)
 			c.SetLabel(name, raw)

@@ -28,6 +28,10 @@ type Server struct {
 	fast         *fasthttp.Server
 	maxBody      int
 	execute      execute.Handler
+	// served are the signing names of the services the emulator serves,
+	// servedPhrase the same for messages.
+	served       []string
+	servedPhrase string
 	// logDebug and logWarn say which request log lines are written
 	// (reqlog.go); the level is fixed when the server is built.
 	logDebug, logWarn bool
@@ -80,6 +84,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.router = rt
 	s.maxBody = opts.MaxBodyBytes
 	s.execute = opts.Execute
+	s.served, s.servedPhrase = servedNames(awswire.Operations, opts.Execute != nil)
 	s.logDebug, s.logWarn = requestLogLevels(s.log)
 	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
 	if readTimeout <= 0 {
@@ -156,7 +161,14 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	h(ctx)
 }
 
+// unknown answers a request no route matched: a service the emulator does
+// not serve is told so in its own protocol; anything else is the shaped 404
+// of the service its path looks like.
 func (s *Server) unknown(ctx *fasthttp.RequestCtx, path []byte) {
+	if f, ok := s.foreign(ctx, path); ok {
+		s.writeNotEmulated(ctx, f)
+		return
+	}
 	svc := classify(path)
 	restjson.WriteError(ctx, svc, awswire.Errorf(svc, awswire.CodeUnknownOperation,
 		"No operation matches %s %s", ctx.Method(), truncate(path, 256)), s.log)
@@ -283,8 +295,13 @@ func (s *Server) credential(ctx *fasthttp.RequestCtx) (awswire.Credential, bool)
 // scope is the account and region a request acts in. Unsigned requests, and
 // credentials that do not name them, get the defaults.
 func (s *Server) scope(ctx *fasthttp.RequestCtx) awswire.Scope {
-	sc := s.defaultScope
 	cred, ok := s.credential(ctx)
+	return s.scopeOf(cred, ok)
+}
+
+// scopeOf is scope for a credential already read.
+func (s *Server) scopeOf(cred awswire.Credential, ok bool) awswire.Scope {
+	sc := s.defaultScope
 	if !ok {
 		return sc
 	}
