@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's compatibility table from Rows")
+var update = flag.Bool("update", false, "rewrite the compatibility table of docs/endpoints.md from Rows")
 
-// readmeTable is the README's table of compatibility paths, as Rows says.
+// readmeTable is the table of compatibility paths in docs/endpoints.md
+// (once in the README), as Rows says.
 func readmeTable() string {
 	var b strings.Builder
 	b.WriteString("| Path | Legacy spelling | Method | Availability | Replacement | Notes |\n|---|---|---|---|---|---|\n")
@@ -31,29 +32,29 @@ func readmeTable() string {
 	return b.String()
 }
 
-// TestReadmeCompatTable checks that the README's table of compatibility
-// paths is the one Rows gives. Run with -update to rewrite it.
+// TestReadmeCompatTable checks that the table of compatibility paths in
+// docs/endpoints.md is the one Rows gives. Run with -update to rewrite it.
 func TestReadmeCompatTable(t *testing.T) {
-	const file = "../README.md"
+	const file = "../docs/endpoints.md"
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
+	doc := string(b)
 	begin, end := "<!-- compat-paths:begin -->\n", "<!-- compat-paths:end -->"
-	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
 	if i < 0 || j < i {
-		t.Fatalf("README has no compat-paths table")
+		t.Fatalf("%s has no compat-paths table", file)
 	}
 	want := readmeTable()
-	if got := readme[i+len(begin) : j]; got == want {
+	if got := doc[i+len(begin) : j]; got == want {
 		return
 	}
 	if !*update {
-		t.Fatalf("README's compatibility table differs from compat.Rows; run go test ./compat -run TestReadmeCompatTable -update. Want:\n%s", want)
+		t.Fatalf("%s: the compatibility table differs from compat.Rows; run go test ./compat -run TestReadmeCompatTable -update. Want:\n%s", file, want)
 	}
-	readme = readme[:i+len(begin)] + want + readme[j:]
-	if err := os.WriteFile(file, []byte(readme), 0o644); err != nil {
+	doc = doc[:i+len(begin)] + want + doc[j:]
+	if err := os.WriteFile(file, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
