@@ -20,7 +20,7 @@
 # Every failure prints the container's log and exits non-zero; the
 # containers, the image and the temporary files are removed on every exit.
 #
-# The image has no AWS CLI (the README explains why), so the hook gets the
+# The image has no AWS CLI (docs/container.md explains why), so the hook gets the
 # host's: Debian's awscli is a Python program, and mounting the host's
 # /usr/bin, /usr/lib and the loader's directories read-only at the same
 # paths lets it run unchanged (the image's own tools are in /usr/local/bin
@@ -210,7 +210,7 @@ STEP="/_emulator/health"
 curl -sf -o /dev/null "localhost:$PORT/_emulator/health" || fail "GET /_emulator/health: $(curl -s -w ' (%{http_code})' "localhost:$PORT/_emulator/health")"
 ok
 
-# The image's HEALTHCHECK and the README's compose check, with the image's
+# The image's HEALTHCHECK and the compose check of docs/container.md, with the image's
 # busybox, in the running container.
 STEP="health checks inside the container"
 # shellcheck disable=SC2016

@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// Variable documents one EMULATOR_* variable: help output and the README's
-// configuration table come from this list, and a variable not in it is
-// reported as unknown.
+// Variable documents one EMULATOR_* variable: help output comes from this
+// list, the README's configuration table is checked against it, and a
+// variable not in it is reported as unknown.
 type Variable struct {
 	Name    string
 	Default string

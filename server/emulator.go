@@ -96,12 +96,16 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
 	handlers := map[awswire.Service]map[string]restjson.Handler{}
-	var exec execute.Handler
+	var kinds []execute.Owned
 	for _, s := range e.services {
 		handlers[s.Wire] = s.Handlers
 		if s.Execute != nil {
-			exec = s.Execute
+			kinds = append(kinds, *s.Execute)
 		}
+	}
+	var exec execute.Handler
+	if len(kinds) > 0 {
+		exec = execute.Route(kinds...)
 	}
 	srv, err := httpfront.NewServer(log, httpfront.ServerOptions{
 		DefaultRegion: cfg.DefaultRegion,

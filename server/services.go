@@ -3,6 +3,7 @@ package server
 import (
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
@@ -37,8 +38,9 @@ type Service struct {
 	// emulated (the README says how).
 	Partial []string
 	// Execute, when set, serves the requests to the service's deployed
-	// APIs (the data plane).
-	Execute execute.Handler
+	// APIs (the data plane); the first registered service's answers ids
+	// no service holds.
+	Execute *execute.Owned
 	// Listening, when set, learns the port the emulator listens on (which
 	// port 0 picks only at Serve).
 	Listening func(port int)
@@ -92,7 +94,11 @@ func apigatewayService(env Env) Service {
 	exec := rest.New(rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
 		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now})
 	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
-		Handlers: apigatewayhttp.Handlers(svc, exec), Partial: apigatewayhttp.Partial, Execute: exec}
+		Handlers: apigatewayhttp.Handlers(svc, exec), Partial: apigatewayhttp.Partial,
+		Execute: &execute.Owned{Handler: exec, Owns: func(id, region string) bool {
+			_, _, ok := svc.APIByID(strings.ToLower(id), region)
+			return ok
+		}}}
 }
 
 func apigatewayv2Service(env Env) Service {
@@ -102,5 +108,9 @@ func apigatewayv2Service(env Env) Service {
 	}
 	endpoint(env.Config.Port)
 	return Service{Name: "apigatewayv2", Wire: awswire.APIGatewayV2, Owners: svc,
-		Handlers: apigatewayv2http.Handlers(svc), Partial: apigatewayv2http.Partial, Listening: endpoint}
+		Handlers: apigatewayv2http.Handlers(svc), Partial: apigatewayv2http.Partial, Listening: endpoint,
+		Execute: &execute.Owned{Handler: execute.NotEmulated("HTTP and WebSocket APIs"), Owns: func(id, region string) bool {
+			_, _, ok := svc.APIByID(strings.ToLower(id), region)
+			return ok
+		}}}
 }

@@ -111,8 +111,8 @@ func wantsHelp(args []string) bool {
 var errFlags = errors.New("bad flags")
 
 func usage(w io.Writer) {
-	fmt.Fprintf(w, `emulator %s: a local emulator of AWS Backup and API Gateway (REST, HTTP and
-WebSocket APIs, with their data plane) on one port.
+	fmt.Fprintf(w, `emulator %s: a local emulator of AWS Backup and API Gateway on one port:
+the control planes of REST, HTTP and WebSocket APIs, and deployed REST APIs that answer.
 
 Usage:
   emulator [serve] [flags]       run the emulator (the default command)
