@@ -35,6 +35,16 @@ func (m *model) refill(now int64) {
 	}
 }
 
+// setLimits keeps the level, capped at the new burst.
+func (m *model) setLimits(l Limits, now int64) {
+	m.refill(now)
+	n := newModel(l, now)
+	m.rate, m.burst = n.rate, n.burst
+	if m.level.Cmp(m.burst) > 0 {
+		m.level.Set(m.burst)
+	}
+}
+
 func (m *model) take(now int64) bool {
 	m.refill(now)
 	if m.level.Cmp(big.NewRat(1, 1)) < 0 {
@@ -61,3 +71,7 @@ func expected(l Limits, elapsed int64) int64 {
 	}
 	return l.Burst + q.Int64()
 }
+
+func ratInt(n int64) *big.Rat { return big.NewRat(n, 1) }
+
+func ratFloat(r *big.Rat) float64 { f, _ := r.Float64(); return f }
