@@ -113,7 +113,9 @@ func (b *Bucket) Available(now int64) float64 {
 			return float64(p.burst)
 		}
 		whole, part := p.debt(w&relMask, now)
-		return float64(p.burst) - float64(whole) - float64(part)/float64(p.a)
+		// A jump written at the ceiling of a coarse unit may run a unit past
+		// the window: never below zero.
+		return max(float64(p.burst)-float64(whole)-float64(part)/float64(p.a), 0)
 	}
 }
 

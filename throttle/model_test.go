@@ -1,6 +1,7 @@
 package throttle
 
 import (
+	"math"
 	"math/big"
 	"strconv"
 )
@@ -16,7 +17,9 @@ type model struct {
 
 func newModel(l Limits, now int64) *model {
 	r := new(big.Rat)
-	if l.Rate > 0 {
+	if math.IsInf(l.Rate, 1) {
+		r.SetInt64(math.MaxInt64) // refills instantly
+	} else if l.Rate > 0 {
 		r.SetString(strconv.FormatFloat(l.Rate, 'g', -1, 64))
 		r.Quo(r, big.NewRat(1e9, 1))
 	}
@@ -25,6 +28,10 @@ func newModel(l Limits, now int64) *model {
 }
 
 func (m *model) refill(now int64) {
+	if m.rate.Cmp(big.NewRat(math.MaxInt64, 1)) == 0 {
+		m.level.Set(m.burst) // an infinite rate keeps the bucket full
+		return
+	}
 	if now > m.last {
 		add := new(big.Rat).Mul(m.rate, big.NewRat(now-m.last, 1))
 		m.level.Add(m.level, add)
@@ -46,6 +53,9 @@ func (m *model) setLimits(l Limits, now int64) {
 }
 
 func (m *model) take(now int64) bool {
+	if m.rate.Cmp(big.NewRat(math.MaxInt64, 1)) == 0 && m.burst.Sign() > 0 {
+		return true
+	}
 	m.refill(now)
 	if m.level.Cmp(big.NewRat(1, 1)) < 0 {
 		return false

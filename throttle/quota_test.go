@@ -2,6 +2,7 @@ package throttle
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -280,4 +281,34 @@ func TestDay(t *testing.T) {
 		t.Error("lower case period parsed")
 	}
 	_ = fmt.Sprint()
+}
+
+// TestPeriodBoundsProperties checks bounds at random times over four
+// centuries: the period contains the time, starts at 00:00 UTC on a Sunday
+// (week) or the 1st (month), and the next one starts where it ends.
+func TestPeriodBoundsProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	lo, hi := utc("1900-01-01T00:00:00Z").Unix(), utc("2300-01-01T00:00:00Z").Unix()
+	for range 100000 {
+		sec := lo + rng.Int64N(hi-lo)
+		for _, p := range []Period{PeriodDay, PeriodWeek, PeriodMonth} {
+			s, e := p.bounds(sec)
+			st, et := time.Unix(s, 0).UTC(), time.Unix(e, 0).UTC()
+			ok := s <= sec && sec < e && st.Hour() == 0 && st.Minute() == 0 && st.Second() == 0
+			switch p {
+			case PeriodDay:
+				ok = ok && et.Equal(st.AddDate(0, 0, 1))
+			case PeriodWeek:
+				ok = ok && st.Weekday() == WeekStart && et.Equal(st.AddDate(0, 0, 7))
+			case PeriodMonth:
+				ok = ok && st.Day() == 1 && et.Equal(st.AddDate(0, 1, 0))
+			}
+			if s2, _ := p.bounds(e); s2 != e {
+				ok = false
+			}
+			if !ok {
+				t.Fatalf("%v at %v: [%v, %v)", p, time.Unix(sec, 0).UTC(), st, et)
+			}
+		}
+	}
 }
