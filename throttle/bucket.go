@@ -52,12 +52,13 @@ type Bucket struct {
 // params are a bucket's limits and units, replaced whole on a limit change
 // or a re-base. gen counts the replacements; the state word carries its low
 // bits, so a word still in the previous params' terms is recognised and
-// converted (from) before anyone uses it.
+// converted (from: a copy, so that no chain of old params stays reachable)
+// before anyone uses it.
 type params struct {
 	limits Limits
 	gen    uint64
 	units
-	from units
+	from *units
 }
 
 // NewBucket returns a full bucket with limits l at time now.
@@ -239,7 +240,8 @@ func (b *Bucket) refund(r receipt) {
 // transition replaces params p by new ones with limits l and base now, if p
 // is still current, and converts the state word.
 func (b *Bucket) transition(p *params, l Limits, now int64) bool {
-	np := &params{limits: l, gen: p.gen + 1, units: unitsFor(l, now), from: p.units}
+	from := p.units
+	np := &params{limits: l, gen: p.gen + 1, units: unitsFor(l, now), from: &from}
 	if !b.p.CompareAndSwap(p, np) {
 		return false
 	}
@@ -251,6 +253,9 @@ func (b *Bucket) transition(p *params, l Limits, now int64) bool {
 // predecessor's. Any goroutine that finds the word behind helps, so no one
 // waits on the one that replaced the params.
 func (b *Bucket) finish(p *params, now int64) {
+	if p.from == nil {
+		return // the first params: no word was ever in other terms
+	}
 	for {
 		w := b.state.Load()
 		if w>>genShift != (p.gen-1)&genMask {
@@ -267,7 +272,7 @@ func (b *Bucket) finish(p *params, now int64) {
 // of a token that the new units cannot express is rounded toward fewer
 // tokens.
 func convert(p *params, w uint64, now int64) uint64 {
-	from, to := &p.from, &p.units
+	from, to := p.from, &p.units
 	whole, part := from.debt(w&relMask, now)
 	var d uint64
 	if n := int64(whole) + to.burst - from.burst; n >= 0 && to.a > 0 {

@@ -112,7 +112,7 @@ func (l *Levels) Take(now time.Time) (Decision, Level) {
 		rs[i] = r
 	}
 	if l.Quota != nil {
-		if _, ok := l.Quota.take(now); !ok {
+		if !l.Quota.take(now) {
 			l.giveBack(&rs, len(bs))
 			l.Quota.rejected.Add(1)
 			return QuotaExceeded, LevelQuota

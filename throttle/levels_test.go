@@ -422,3 +422,17 @@ func TestSetLimitsWhileLoaded(t *testing.T) {
 		t.Errorf("only %d changes", g)
 	}
 }
+
+// TestLevelsNoAllocs: the data plane builds Levels per request on its stack.
+func TestLevelsNoAllocs(t *testing.T) {
+	now := utc("2024-05-01T12:00:00Z")
+	ns := now.UnixNano()
+	c, s, a := NewBucket(Limits{1e9, 1 << 40}, ns), NewBucket(Limits{1e9, 1 << 40}, ns), NewBucket(DefaultLimits(), ns)
+	q := NewQuota(QuotaSettings{Limit: 1 << 40, Period: PeriodWeek}, now)
+	if n := testing.AllocsPerRun(1000, func() {
+		l := Levels{Client: c, Quota: q, Stage: s, Account: a}
+		l.Take(now)
+	}); n != 0 {
+		t.Errorf("%v allocations per request", n)
+	}
+}

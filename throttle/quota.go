@@ -100,7 +100,7 @@ func (q *Quota) Settings() QuotaSettings { return q.cfg.Load().QuotaSettings }
 // Take counts a request at time now against the quota and reports whether
 // the quota had room for it. A refused request uses nothing.
 func (q *Quota) Take(now time.Time) bool {
-	_, ok := q.take(now)
+	ok := q.take(now)
 	if ok {
 		q.admitted.Add(1)
 	} else {
@@ -183,27 +183,22 @@ func (q *Quota) SetSettings(s QuotaSettings, now time.Time) {
 	}
 }
 
-// quotaReceipt is what a refund gives back to.
-type quotaReceipt struct {
-	w  *window
-	dl *dayLog
-}
-
 // allow reports whether a take at now would succeed, without taking.
 func (q *Quota) allow(now time.Time) bool {
 	w := q.current(now.Unix())
 	return w == nil || w.remaining.Load() > 0
 }
 
-// take takes one request from the quota at now if it has room.
-func (q *Quota) take(now time.Time) (quotaReceipt, bool) {
+// take takes one request from the quota at now if it has room. Levels
+// takes the quota last, so a request it admits is never given back.
+func (q *Quota) take(now time.Time) bool {
 	sec := now.Unix()
 	w := q.current(sec)
 	if w != nil {
 		for {
 			r := w.remaining.Load()
 			if r <= 0 {
-				return quotaReceipt{}, false
+				return false
 			}
 			if w.remaining.CompareAndSwap(r, r-1) {
 				break
@@ -219,17 +214,7 @@ func (q *Quota) take(now time.Time) (quotaReceipt, bool) {
 	if dl != nil {
 		dl.used.Add(1)
 	}
-	return quotaReceipt{w: w, dl: dl}, true
-}
-
-// refund gives back a request taken from the quota, as if it had not come.
-func (q *Quota) refund(r quotaReceipt) {
-	if r.w != nil {
-		r.w.remaining.Add(1)
-	}
-	if r.dl != nil {
-		r.dl.used.Add(-1)
-	}
+	return true
 }
 
 // current returns the window of the period containing sec, starting a new

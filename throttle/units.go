@@ -42,14 +42,14 @@ const minSpan = 1 << 31 // ≈ 2.1 s
 type units struct {
 	base   int64  // ns on the caller's timeline: unit 0
 	mul    uint64 // a unit is 2^shift/mul ns
-	shift  uint
 	a      uint64 // units per token; 0 means unlimited refill
 	window uint64 // burst × a
 	burst  int64
-	frozen bool  // no refill: time does not advance
-	none   bool  // burst 0: admits nothing
 	span   int64 // ns after base within which time fits the word
-	exact  bool  // a is the emission interval exactly
+	shift  uint8
+	frozen bool // no refill: time does not advance
+	none   bool // burst 0: admits nothing
+	exact  bool // a is the emission interval exactly
 }
 
 // unitsFor derives a bucket's units from its limits.
@@ -127,7 +127,7 @@ func (u *units) fit(a, mul uint64, shift uint) bool {
 	if span < minSpan {
 		return false
 	}
-	u.a, u.mul, u.shift, u.window, u.span = a, mul, shift, w, int64(span)
+	u.a, u.mul, u.shift, u.window, u.span = a, mul, uint8(shift), w, int64(span)
 	return true
 }
 
