@@ -33,11 +33,15 @@ func DefaultLimits() Limits { return Limits{Rate: DefaultRate, Burst: DefaultBur
 // Times are nanoseconds on one timeline chosen by the caller (UnixNano, or a
 // monotonic reading). A reading earlier than one already used (another
 // goroutine's, taken a moment before) sees no more tokens than there were
-// at the later one. Decisions are exact: from a full bucket, under any overload, the
-// requests admitted by elapsed time e number exactly
-// Burst + floor(Rate × e), for every rate that is a decimal of up to about
-// six significant digits (see unitsFor for the others, which round toward
-// fewer tokens).
+// at the later one.
+//
+// Decisions are exact: every one is the decision of the ideal bucket (the
+// rate read as the decimal the client sent), so under overload from full
+// the requests admitted by elapsed time e number exactly
+// Burst + floor(Rate × e). This holds for every rate of 0.01 or more with up
+// to four significant digits (0.5, 3.3, 1234, 10000) and every rate of 1 or
+// more with up to six, with bursts up to 100,000, and for most others;
+// the rest round toward fewer tokens, never more (see unitsFor).
 //
 // The state is one word: the theoretical arrival time (GCRA's virtual
 // scheduling: the time at which the bucket would be full again) in integer

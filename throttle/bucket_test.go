@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -189,6 +190,19 @@ func TestUnitsExact(t *testing.T) {
 		for _, burst := range []int64{1, 5000, 10000} {
 			if u := unitsFor(Limits{Rate: r, Burst: burst}, 0); !u.exact {
 				t.Errorf("rate %g burst %d: not exact (%+v)", r, burst, u)
+			}
+		}
+	}
+	// The domain Bucket's documentation promises.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ digits, minExp int }{{4, -2}, {6, 0}} {
+		for range 20000 {
+			lo := int64(math.Pow10(c.digits - 1))
+			m := lo + rng.Int64N(9*lo)
+			exp := c.minExp - (c.digits - 1) + rng.IntN(7) // up to 10^(minExp+6)
+			r, _ := strconv.ParseFloat(fmt.Sprintf("%de%d", m, exp), 64)
+			if u := unitsFor(Limits{Rate: r, Burst: 100000}, 0); !u.exact {
+				t.Errorf("rate %g burst 100000: not exact", r)
 			}
 		}
 	}
