@@ -47,10 +47,15 @@ func DefaultLimits() Limits { return Limits{Rate: DefaultRate, Burst: DefaultBur
 // scheduling: the time at which the bucket would be full again) in integer
 // units relative to the params' base, updated by CompareAndSwap.
 type Bucket struct {
-	state     atomic.Uint64
-	p         atomic.Pointer[params]
+	state atomic.Uint64
+	p     atomic.Pointer[params]
+	// The counters are written by every request, the state read by every
+	// one: on separate cache lines, refusals under overload leave the
+	// state's line shared between cores instead of bouncing it.
+	_         [48]byte
 	admitted  atomic.Uint64
 	throttled atomic.Uint64
+	_         [48]byte
 }
 
 // params are a bucket's limits and units, replaced whole on a limit change

@@ -117,7 +117,6 @@ func (l *Levels) Take(now time.Time) (Decision, Level) {
 			l.Quota.rejected.Add(1)
 			return QuotaExceeded, LevelQuota
 		}
-		l.Quota.admitted.Add(1)
 	}
 	for _, b := range bs {
 		if b != nil {

@@ -28,11 +28,13 @@ const logDays = 90
 // and its owner changes its settings (SetSettings, SetRemaining) while they
 // do.
 type Quota struct {
-	cfg      atomic.Pointer[quotaConfig]
-	win      atomic.Pointer[window] // nil without a period
-	log      atomic.Pointer[[logDays]atomic.Pointer[dayLog]]
-	admitted atomic.Uint64
+	cfg atomic.Pointer[quotaConfig]
+	win atomic.Pointer[window] // nil without a period
+	log atomic.Pointer[[logDays]atomic.Pointer[dayLog]]
+	// Written by every refusal, off the line every request reads.
+	_        [40]byte
 	rejected atomic.Uint64
+	_        [56]byte
 }
 
 type quotaConfig struct {
@@ -101,18 +103,26 @@ func (q *Quota) Settings() QuotaSettings { return q.cfg.Load().QuotaSettings }
 // the quota had room for it. A refused request uses nothing.
 func (q *Quota) Take(now time.Time) bool {
 	ok := q.take(now)
-	if ok {
-		q.admitted.Add(1)
-	} else {
+	if !ok {
 		q.rejected.Add(1)
 	}
 	return ok
 }
 
-// Counts returns how many requests the quota admitted and refused. A request
-// refused at another level of Levels is counted by neither.
+// Counts returns how many requests the quota refused, and how many it
+// admitted over the days its log keeps (what GetUsage can report; the
+// admissions are counted there, not twice). A request refused at another
+// level of Levels is counted by neither.
 func (q *Quota) Counts() Counts {
-	return Counts{Admitted: q.admitted.Load(), Rejected: q.rejected.Load()}
+	c := Counts{Rejected: q.rejected.Load()}
+	if ring := q.log.Load(); ring != nil {
+		for i := range ring {
+			if dl := ring[i].Load(); dl != nil {
+				c.Admitted += uint64(dl.used.Load())
+			}
+		}
+	}
+	return c
 }
 
 // Remaining returns what remains of the current period's quota at now, or
