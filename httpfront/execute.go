@@ -185,7 +185,10 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 		req.Protocol = "HTTP/1.0"
 	}
 	req.RequestID = b2s(s.ids.Append(x.id[:0]))
-	req.Received = time.Now()
+	// fasthttp stamped the time it began serving the request.
+	if req.Received = ctx.Time(); req.Received.IsZero() {
+		req.Received = time.Now()
+	}
 	req.Signed = bytes.HasPrefix(ctx.Request.Header.PeekBytes(headerAuthorization), headerAuthorizationSigV4) ||
 		len(ctx.QueryArgs().PeekBytes(querySignature)) > 0
 

@@ -42,6 +42,9 @@ type Executor struct {
 	now       func() time.Time
 	ids       *awswire.RequestIDs
 	formats   *xsync.MapOf[string, *accessFormat]
+	// debug logs one line per execution; the level is fixed for the
+	// process, so it is read once.
+	debug bool
 }
 
 // New returns an executor.
@@ -52,6 +55,7 @@ func New(o Options) *Executor {
 		e.log = slog.New(slog.DiscardHandler)
 	}
 	e.log = e.log.With("component", "execute-api")
+	e.debug = e.log.Enabled(context.Background(), slog.LevelDebug)
 	if e.now == nil {
 		e.now = time.Now
 	}
@@ -362,7 +366,7 @@ func (inv *invocation) finish() {
 			inv.ex.accessLog(inv, s.Format)
 		}
 	}
-	if inv.ex.log.Enabled(context.Background(), slog.LevelDebug) {
+	if inv.ex.debug {
 		route, integ := "", ""
 		if inv.m != nil {
 			route = inv.m.httpMethod + " " + inv.m.resourcePath
