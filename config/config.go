@@ -50,6 +50,14 @@ type Config struct {
 	// BackendMaxConns caps the connections the data plane holds to each
 	// HTTP integration backend (EMULATOR_BACKEND_MAX_CONNS).
 	BackendMaxConns int
+	// EnforceGatewayThrottle answers requests that usage plans, stages or
+	// the account throttle, or that are over quota, with 429; without it
+	// they are only counted (EMULATOR_ENFORCE_GATEWAY_THROTTLE).
+	EnforceGatewayThrottle bool
+	// AccountThrottleRate and AccountThrottleBurst are the API Gateway
+	// account limit per region (EMULATOR_ACCOUNT_THROTTLE_RATE, _BURST).
+	AccountThrottleRate  float64
+	AccountThrottleBurst int
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -80,9 +88,12 @@ func Default() Config {
 		ExternalHostname: "localhost.localstack.cloud",
 		MaxExecutions:    4096,
 		BackendMaxConns:  512,
-		InitEnabled:      true,
-		InitDirs:         slices.Clone(DefaultInitDirs),
-		InitTimeout:      30 * time.Second,
+		// AWS's default account limit.
+		AccountThrottleRate:  10000,
+		AccountThrottleBurst: 5000,
+		InitEnabled:          true,
+		InitDirs:             slices.Clone(DefaultInitDirs),
+		InitTimeout:          30 * time.Second,
 	}
 }
 
@@ -187,6 +198,7 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	}{
 		{"EMULATOR_MAX_EXECUTIONS", &c.MaxExecutions, 1, 1 << 20},
 		{"EMULATOR_BACKEND_MAX_CONNS", &c.BackendMaxConns, 1, 1 << 16},
+		{"EMULATOR_ACCOUNT_THROTTLE_BURST", &c.AccountThrottleBurst, 1, 100000},
 	} {
 		if v, ok := get(d.name); ok {
 			n, err := strconv.Atoi(v)
@@ -202,6 +214,20 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_STORE_MAX_BATCH", v, "must be a count from 1 to 4096"}
 		}
 		c.StoreMaxBatch = n
+	}
+	if v, ok := get("EMULATOR_ENFORCE_GATEWAY_THROTTLE"); ok {
+		b, err := parseBool(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_ENFORCE_GATEWAY_THROTTLE", v, "must be true or false"}
+		}
+		c.EnforceGatewayThrottle = b
+	}
+	if v, ok := get("EMULATOR_ACCOUNT_THROTTLE_RATE"); ok {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f >= 0.01 && f <= 1e9) {
+			return c, &Error{"EMULATOR_ACCOUNT_THROTTLE_RATE", v, "must be requests per second from 0.01 to 1000000000"}
+		}
+		c.AccountThrottleRate = f
 	}
 	if v, ok := get("EMULATOR_INIT_ENABLED"); ok {
 		b, err := parseBool(v)

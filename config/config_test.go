@@ -38,9 +38,12 @@ func TestDefault(t *testing.T) {
 		ExternalHostname: "localhost.localstack.cloud",
 		MaxExecutions:    4096,
 		BackendMaxConns:  512,
-		InitEnabled:      true,
-		InitDirs:         []string{"/etc/compat/init", "/etc/emulator/init"},
-		InitTimeout:      30 * time.Second,
+		// AWS's default account limit.
+		AccountThrottleRate:  10000,
+		AccountThrottleBurst: 5000,
+		InitEnabled:          true,
+		InitDirs:             []string{"/etc/compat/init", "/etc/emulator/init"},
+		InitTimeout:          30 * time.Second,
 	}
 	if got := config.Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -196,6 +199,10 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_MAX_EXECUTIONS":    "100",
 		"EMULATOR_BACKEND_MAX_CONNS": "16",
 		"EMULATOR_UNKNOWN":           "ignored",
+
+		"EMULATOR_ENFORCE_GATEWAY_THROTTLE": "true",
+		"EMULATOR_ACCOUNT_THROTTLE_RATE":    "0.5",
+		"EMULATOR_ACCOUNT_THROTTLE_BURST":   "7",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -208,9 +215,14 @@ func TestFromEnvAll(t *testing.T) {
 		ExternalHostname: "emulator.example.test",
 		MaxExecutions:    100,
 		BackendMaxConns:  16,
-		InitEnabled:      false,
-		InitDirs:         []string{"/hooks/one", "/hooks/two"},
-		InitTimeout:      90 * time.Second,
+
+		EnforceGatewayThrottle: true,
+		AccountThrottleRate:    0.5,
+		AccountThrottleBurst:   7,
+
+		InitEnabled: false,
+		InitDirs:    []string{"/hooks/one", "/hooks/two"},
+		InitTimeout: 90 * time.Second,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv = %+v\nwant %+v", c, want)
@@ -268,6 +280,12 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_MAX_EXECUTIONS", "lots"},
 		{"EMULATOR_BACKEND_MAX_CONNS", "0"},
 		{"EMULATOR_BACKEND_MAX_CONNS", "70000"},
+		{"EMULATOR_ENFORCE_GATEWAY_THROTTLE", "maybe"},
+		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "0"},
+		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "fast"},
+		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "NaN"},
+		{"EMULATOR_ACCOUNT_THROTTLE_BURST", "0"},
+		{"EMULATOR_ACCOUNT_THROTTLE_BURST", "100001"},
 		{"EMULATOR_ASK_TIMEOUT", ""},
 		{"EMULATOR_ASK_TIMEOUT", "bad"},
 		{"EMULATOR_ASK_TIMEOUT", "0"},
