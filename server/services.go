@@ -20,6 +20,7 @@ import (
 	"github.com/cloudemu/emulator/httpfront/backuphttp"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/store"
+	"github.com/cloudemu/emulator/throttle"
 )
 
 // Service is one emulated AWS service as the emulator assembles it: its
@@ -92,7 +93,10 @@ func backupService(env Env) Service {
 func apigatewayService(env Env) Service {
 	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
 	exec := rest.New(rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
-		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now})
+		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now,
+		EnforceThrottle: env.Config.EnforceGatewayThrottle,
+		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
+			Burst: int64(env.Config.AccountThrottleBurst)}})
 	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
 		Handlers: apigatewayhttp.Handlers(svc, exec), Partial: apigatewayhttp.Partial,
 		Execute: &execute.Owned{Handler: exec, Owns: func(id, region string) bool {

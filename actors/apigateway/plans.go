@@ -116,7 +116,7 @@ func (s *Service) CreateUsagePlan(sc awswire.Scope, p UsagePlan) (*PlanState, er
 						return nil, invalidCreateStage()
 					}
 				}
-				return &PlanState{Plan: p, Seq: seq}, nil
+				return &PlanState{Plan: p, Seq: seq, Created: s.now().Unix()}, nil
 			},
 		})
 		if err != errIDTaken {
@@ -281,7 +281,12 @@ func (s *Service) UpdateUsagePlan(sc awswire.Scope, id string, ops []PatchOp) (*
 			}
 			gone := dropped(cur.Plan.APIStages, p.APIStages)
 			return actors.Edit[PlanState, *PlanState]{Next: &next, Reply: &next,
-				After: func() { s.forgetPlanStages(d, id, gone) }}, nil
+				After: func() {
+					s.forgetPlanStages(d, id, gone)
+					// The keys' buckets and quotas take the new limits
+					// before the caller's next request.
+					syncLimits(d, &next, s.now())
+				}}, nil
 		})
 }
 
@@ -471,8 +476,8 @@ func parseRate(o PatchOp) (Rate, error) {
 	return Rate(f), nil
 }
 
-// DeleteUsagePlan deletes a usage plan, its links to API keys and its
-// usage log. AWS refuses while the plan still names API stages.
+// DeleteUsagePlan deletes a usage plan, its links to API keys and their
+// throttles and usage. AWS refuses while the plan still names API stages.
 func (s *Service) DeleteUsagePlan(sc awswire.Scope, id string) error {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
@@ -494,7 +499,7 @@ func (s *Service) DeleteUsagePlan(sc awswire.Scope, id string) error {
 				for _, k := range cur.KeyIDs {
 					d.keyPlans.Remove(k, id)
 				}
-				s.usage.Forget(sc, id, "")
+				dropLimits(d, id, cur.KeyIDs)
 			}}, nil
 		})
 	}, planNotFound)
@@ -590,7 +595,8 @@ func (s *Service) CreateUsagePlanKey(sc awswire.Scope, planID, keyID, keyType st
 			}
 			next := *cur
 			next.KeyIDs = append(slices.Clone(cur.KeyIDs), keyID)
-			return actors.Edit[PlanState, UsagePlanKey]{Next: &next, Reply: PlanKey(&key.Key)}, nil
+			return actors.Edit[PlanState, UsagePlanKey]{Next: &next, Reply: PlanKey(&key.Key),
+				After: func() { syncLimits(d, &next, s.now()) }}, nil
 		})
 }
 
@@ -652,7 +658,10 @@ func unlinkKey(d *dirs, p *PlanState, keyID string) (*PlanState, func()) {
 	}
 	next := *p
 	next.KeyIDs = slices.DeleteFunc(slices.Clone(p.KeyIDs), func(k string) bool { return k == keyID })
-	return &next, func() { d.keyPlans.Remove(keyID, p.Plan.ID) }
+	return &next, func() {
+		d.keyPlans.Remove(keyID, p.Plan.ID)
+		dropLimits(d, p.Plan.ID, []string{keyID})
+	}
 }
 
 // PlansOfKey returns the plans an API key is linked to, ordered by id,

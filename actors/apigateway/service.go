@@ -12,6 +12,7 @@ import (
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/pmap"
 	"github.com/cloudemu/emulator/store"
+	"github.com/cloudemu/emulator/throttle"
 	"github.com/puzpuzpuz/xsync/v3"
 )
 
@@ -42,6 +43,12 @@ type dirs struct {
 	// keyValues: API key value → key id ("" while the key is being
 	// created), kept by the keys' owners.
 	keyValues *xsync.MapOf[string, string]
+	// limits: the throttles and quota of each (plan, key) link, kept by
+	// the plans' owners and read by the data plane (limits.go).
+	limits *keyLimits
+	// stageLimits: the stages' method throttling, one bucket per
+	// (API, stage, resource path, method).
+	stageLimits *xsync.MapOf[MethodRef, *throttle.Bucket]
 }
 
 func newDirs() *dirs {
@@ -52,6 +59,9 @@ func newDirs() *dirs {
 		domains:   actors.NewDirectory[DomainState](),
 		links:     actors.NewDirectory[LinkState](),
 		keyValues: xsync.NewMapOf[string, string](),
+		limits:    xsync.NewMapOf[limitsKey, *KeyLimits](),
+
+		stageLimits: xsync.NewMapOf[MethodRef, *throttle.Bucket](),
 	}
 }
 
@@ -64,9 +74,6 @@ type Service struct {
 	log    *slog.Logger
 	seq    actors.Seq
 	scopes *actors.Scopes[dirs]
-	// usage counts the requests each API key makes under each usage plan
-	// (GetUsage); the data plane fills it. It is not persisted (SPEC.md).
-	usage *Usage
 	// ids finds REST APIs by id in every scope, for the data plane.
 	ids *actors.IDs[RestAPI]
 
@@ -76,11 +83,8 @@ type Service struct {
 // New returns an empty service. Restore what the store holds before serving.
 func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
 	return &Service{sys: sys, store: st, now: now, log: log.With("component", "apigateway"),
-		scopes: actors.NewScopes(newDirs), usage: NewUsage(), ids: actors.NewIDs[RestAPI]()}
+		scopes: actors.NewScopes(newDirs), ids: actors.NewIDs[RestAPI]()}
 }
-
-// UsageLog is the usage log GetUsage reads and the data plane fills.
-func (s *Service) UsageLog() *Usage { return s.usage }
 
 // Errors as API Gateway words them.
 func notFound(format string, args ...any) *awswire.Error {
@@ -274,7 +278,10 @@ func (s *Service) DeleteRestAPI(sc awswire.Scope, id string) error {
 		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
 			return actors.Change[RestAPI]{End: true, Records: []actors.Record{
 				actors.Del(apiKey(sc, id)), actors.DelPrefix(apiKey(sc, id) + "/"),
-			}, After: func() { pending = s.tellStageGone(sc, d, id, "") }}, nil
+			}, After: func() {
+				dropStageLimits(d, id, "")
+				pending = s.tellStageGone(sc, d, id, "")
+			}}, nil
 		})
 	}, func() *awswire.Error { return APINotFound(sc, id) })
 	if err != nil {
@@ -400,7 +407,19 @@ func (s *Service) RestoreDone() error {
 		s.seq.Restored(st.Seq)
 	}
 	s.restoring = nil
-	return s.reconcile()
+	if err := s.reconcile(); err != nil {
+		return err
+	}
+	// Usage is not persisted: the restored links start with full buckets
+	// and a fresh quota.
+	now := s.now()
+	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+		for _, p := range d.plans.Snapshots(nil) {
+			syncLimits(d, p, now)
+		}
+		return true
+	})
+	return nil
 }
 
 // Detach forgets every owner and retires them all. The caller wipes the
@@ -416,9 +435,10 @@ func (s *Service) Detach() {
 		d.refs.Reset()
 		d.keyPlans.Reset()
 		d.keyValues.Clear()
+		d.limits.Clear()
+		d.stageLimits.Clear()
 		return true
 	})
-	s.usage.Reset()
 	s.ids.Reset()
 	s.sys.Stop(refs)
 }

@@ -94,7 +94,10 @@ func (s *Service) DeleteStage(sc awswire.Scope, apiID, name string) error {
 		}
 		t.DeleteStage(name)
 		d := s.scopes.Get(sc)
-		t.After(func() { pending = s.tellStageGone(sc, d, apiID, name) })
+		t.After(func() {
+			dropStageLimits(d, apiID, name)
+			pending = s.tellStageGone(sc, d, apiID, name)
+		})
 		return true, nil
 	})
 	if err != nil {
@@ -129,6 +132,10 @@ func (s *Service) UpdateStage(sc awswire.Scope, apiID, name string, ops []PatchO
 		}
 		sg.LastUpdatedDate = epochOf(t)
 		t.PutStage(sg)
+		// The method throttling takes the new settings before the
+		// caller's next request.
+		d := s.scopes.Get(sc)
+		t.After(func() { resizeStage(d, apiID, sg, s.now()) })
 		return sg, nil
 	})
 }

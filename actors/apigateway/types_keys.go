@@ -119,6 +119,9 @@ type PlanState struct {
 	Plan   UsagePlan `json:"plan"`
 	KeyIDs []string  `json:"keyIds,omitempty"`
 	Seq    uint64    `json:"seq"`
+	// Created is when the plan was created (Unix seconds): the start of
+	// its quotas' initial period. 0 in records written before it was kept.
+	Created int64 `json:"created,omitempty"`
 }
 
 // UsagePlanKey is an API key as a usage plan lists it.

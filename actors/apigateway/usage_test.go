@@ -3,13 +3,13 @@ package apigateway
 import (
 	"encoding/json"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cloudemu/emulator/actors/actorstest"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/awswire/awswiretest"
+	"github.com/cloudemu/emulator/throttle"
 )
 
 var keysScope = awswire.Scope{Account: "000000000000", Region: "us-east-1"}
@@ -45,100 +45,31 @@ func keysAPI(t *testing.T, s *Service, stages ...string) string {
 	return r.API.ID
 }
 
-func TestQuotaPeriod(t *testing.T) {
+func TestPeriodDays(t *testing.T) {
 	for _, c := range []struct {
 		name       string
-		q          QuotaSettings
+		period     string
 		day        string
 		start, end string
 	}{
-		{"period=DAY", QuotaSettings{Period: PeriodDay}, "2024-05-15", "2024-05-15", "2024-05-15"},
-		{"period=WEEK/offset=0", QuotaSettings{Period: PeriodWeek}, "2024-05-15", "2024-05-12", "2024-05-18"},
-		{"period=WEEK/offset=1", QuotaSettings{Period: PeriodWeek, Offset: 1}, "2024-05-15", "2024-05-13", "2024-05-19"},
-		{"period=WEEK/offset=3/on-start", QuotaSettings{Period: PeriodWeek, Offset: 3}, "2024-05-15", "2024-05-15", "2024-05-21"},
-		{"period=WEEK/before-epoch", QuotaSettings{Period: PeriodWeek}, "1969-12-31", "1969-12-28", "1970-01-03"},
-		{"period=MONTH/offset=0", QuotaSettings{Period: PeriodMonth}, "2024-05-15", "2024-05-01", "2024-05-31"},
-		{"period=MONTH/offset=14/before", QuotaSettings{Period: PeriodMonth, Offset: 14}, "2024-05-10", "2024-04-15", "2024-05-14"},
-		{"period=MONTH/offset=14/after", QuotaSettings{Period: PeriodMonth, Offset: 14}, "2024-05-20", "2024-05-15", "2024-06-14"},
-		{"period=MONTH/offset=30/clamped", QuotaSettings{Period: PeriodMonth, Offset: 30}, "2024-03-05", "2024-02-29", "2024-03-30"},
+		{"period=DAY", PeriodDay, "2024-05-15", "2024-05-15", "2024-05-15"},
+		{"period=WEEK", PeriodWeek, "2024-05-15", "2024-05-12", "2024-05-18"},
+		{"period=WEEK/on-sunday", PeriodWeek, "2024-05-12", "2024-05-12", "2024-05-18"},
+		{"period=WEEK/on-saturday", PeriodWeek, "2024-05-18", "2024-05-12", "2024-05-18"},
+		{"period=MONTH", PeriodMonth, "2024-05-15", "2024-05-01", "2024-05-31"},
+		{"period=MONTH/leap", PeriodMonth, "2024-02-29", "2024-02-01", "2024-02-29"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, e := quotaPeriod(c.q, dayNumber(keysDay(t, c.day)))
-			if got := dayTime(s).Format("2006-01-02") + ".." + dayTime(e).Format("2006-01-02"); got != c.start+".."+c.end {
+			s, e := periodDays(c.period, throttle.DayOf(keysDay(t, c.day)))
+			if got := s.String() + ".." + e.String(); got != c.start+".."+c.end {
 				t.Fatalf("got %s, want %s..%s", got, c.start, c.end)
 			}
 		})
 	}
 }
 
-func TestUsageLog(t *testing.T) {
-	u := NewUsage()
-	other := awswire.Scope{Account: "111111111111", Region: "us-east-1"}
-	day := keysDay(t, "2024-05-15").Add(13 * time.Hour)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range 100 {
-				u.Record(keysScope, "p1", "k1", day)
-			}
-		}()
-	}
-	wg.Wait()
-	u.Record(keysScope, "p1", "k1", day.AddDate(0, 0, -1))
-	u.Record(other, "p1", "k1", day)
-	q := QuotaSettings{Limit: 1000, Period: PeriodWeek}
-	for _, c := range []struct {
-		name string
-		got  int64
-		want int64
-	}{
-		{"used=day", u.Used(keysScope, "p1", "k1", day), 800},
-		{"used=other-scope", u.Used(other, "p1", "k1", day), 1},
-		{"used=other-key", u.Used(keysScope, "p1", "k2", day), 0},
-		{"remaining=week", u.Remaining(keysScope, "p1", "k1", q, day), 1000 - 801},
-		{"remaining=floored", u.Remaining(keysScope, "p1", "k1", QuotaSettings{Limit: 10, Period: PeriodDay}, day), 0},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if c.got != c.want {
-				t.Fatalf("got %d, want %d", c.got, c.want)
-			}
-		})
-	}
-	t.Run("set-remaining", func(t *testing.T) {
-		u.SetRemaining(keysScope, "p1", "k1", q, day, 5000)
-		if r := u.Remaining(keysScope, "p1", "k1", q, day); r != 5000 {
-			t.Fatalf("remaining %d", r)
-		}
-		u.Record(keysScope, "p1", "k1", day)
-		if r := u.Remaining(keysScope, "p1", "k1", q, day); r != 4999 {
-			t.Fatalf("after one request: %d", r)
-		}
-		// The grant is for this period only.
-		if r := u.Remaining(keysScope, "p1", "k1", q, day.AddDate(0, 0, 7)); r != 1000 {
-			t.Fatalf("next week: %d", r)
-		}
-	})
-	t.Run("forget", func(t *testing.T) {
-		u.Forget(keysScope, "p1", "")
-		if n := u.Used(keysScope, "p1", "k1", day); n != 0 {
-			t.Fatalf("used after forget: %d", n)
-		}
-		if n := u.Used(other, "p1", "k1", day); n != 1 {
-			t.Fatalf("other scope forgotten: %d", n)
-		}
-	})
-	t.Run("reset", func(t *testing.T) {
-		u.Reset()
-		if n := u.Used(other, "p1", "k1", day); n != 0 {
-			t.Fatalf("used after reset: %d", n)
-		}
-	})
-}
-
 func TestGetUsage(t *testing.T) {
-	now := keysDay(t, "2024-05-15").Add(10 * time.Hour)
+	now := keysDay(t, "2024-05-11").Add(10 * time.Hour)
 	s := keysService(t, &now)
 	api := keysAPI(t, s, "prod")
 	plan, err := s.CreateUsagePlan(keysScope, UsagePlan{Name: "p",
@@ -166,15 +97,29 @@ func TestGetUsage(t *testing.T) {
 	if _, err := s.CreateUsagePlanKey(keysScope, plan.Plan.ID, k2.Key.ID, KeyTypeAPIKey); err != nil {
 		t.Fatal(err)
 	}
-	u := s.UsageLog()
+	limits := func(planID string) *KeyLimits {
+		t.Helper()
+		k, ok := s.KeyLimits(keysScope, planID, k1.Key.ID)
+		if !ok {
+			t.Fatalf("no limits for %s under %s", k1.Key.ID, planID)
+		}
+		return k
+	}
 	// Saturday 11th (last week), then Monday 13th twice and Wednesday 15th
-	// three times (this week: Sunday 12th to Saturday 18th).
-	for d, n := range map[string]int{"2024-05-11": 4, "2024-05-13": 2, "2024-05-15": 3} {
-		for range n {
-			u.Record(keysScope, plan.Plan.ID, k1.Key.ID, keysDay(t, d))
-			u.Record(keysScope, bare.Plan.ID, k1.Key.ID, keysDay(t, d))
+	// three times (this week: Sunday 12th to Saturday 18th), as the data
+	// plane counts them.
+	for _, c := range []struct {
+		day string
+		n   int
+	}{{"2024-05-11", 4}, {"2024-05-13", 2}, {"2024-05-15", 3}} {
+		at := keysDay(t, c.day).Add(12 * time.Hour)
+		for range c.n {
+			if !limits(plan.Plan.ID).Quota.Take(at) || !limits(bare.Plan.ID).Quota.Take(at) {
+				t.Fatalf("refused on %s", c.day)
+			}
 		}
 	}
+	now = keysDay(t, "2024-05-15").Add(13 * time.Hour)
 	rows, err := s.GetUsage(keysScope, plan.Plan.ID, "", keysDay(t, "2024-05-11"), keysDay(t, "2024-05-15"))
 	if err != nil {
 		t.Fatal(err)

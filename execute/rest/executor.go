@@ -11,6 +11,7 @@ import (
 	"github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/throttle"
 	"github.com/cloudemu/emulator/vtl"
 	"github.com/puzpuzpuz/xsync/v3"
 )
@@ -28,6 +29,13 @@ type Options struct {
 	Admission *execute.Admission
 	Log       *slog.Logger
 	Now       func() time.Time
+	// EnforceThrottle answers a request that a usage plan, a stage or the
+	// account throttles (or that is over its quota) with 429. Without it
+	// requests are counted and decided, and run anyway (SPEC.md).
+	EnforceThrottle bool
+	// AccountLimits are each account's (per region) limits; zero:
+	// AWS's defaults (throttle.DefaultLimits).
+	AccountLimits throttle.Limits
 }
 
 // Executor runs requests against deployed REST APIs. It is safe for
@@ -42,6 +50,11 @@ type Executor struct {
 	now       func() time.Time
 	ids       *awswire.RequestIDs
 	formats   *xsync.MapOf[string, *accessFormat]
+	// enforce: throttling answers 429 (Options.EnforceThrottle).
+	enforce bool
+	// accounts are the account-level buckets, one per account and region.
+	accounts      *xsync.MapOf[awswire.Scope, *throttle.Bucket]
+	accountLimits throttle.Limits
 	// debug logs one line per execution; the level is fixed for the
 	// process, so it is read once.
 	debug bool
@@ -50,7 +63,11 @@ type Executor struct {
 // New returns an executor.
 func New(o Options) *Executor {
 	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
-		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat]()}
+		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat](),
+		enforce: o.EnforceThrottle, accounts: xsync.NewMapOf[awswire.Scope, *throttle.Bucket](), accountLimits: o.AccountLimits}
+	if e.accountLimits == (throttle.Limits{}) {
+		e.accountLimits = throttle.DefaultLimits()
+	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)
 	}
@@ -85,10 +102,13 @@ type invocation struct {
 	m      *method
 	params [4]Param // match.Params' usual backing
 
-	query      []execute.QueryParam
-	queryDone  bool
-	apiKey     string
-	apiKeyID   string
+	query     []execute.QueryParam
+	queryDone bool
+	apiKey    string
+	apiKeyID  string
+	// limits are the throttles and quota of the request's API key under
+	// its usage plan; nil when the method takes no key.
+	limits     *apigateway.KeyLimits
 	extendedID string
 	traceID    string
 
@@ -130,6 +150,7 @@ func (inv *invocation) release() {
 		inv.backendReq.Body = nil
 	}
 	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
+	inv.limits = nil
 	invocations.Put(inv)
 }
 
@@ -195,6 +216,10 @@ func (inv *invocation) serve() {
 		return
 	}
 	if e := inv.checkAPIKey(); e != nil {
+		inv.fail(e)
+		return
+	}
+	if e := inv.throttle(); e != nil {
 		inv.fail(e)
 		return
 	}

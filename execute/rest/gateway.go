@@ -43,6 +43,12 @@ var (
 	errAuthorizer = &gatewayError{responseType: "AUTHORIZER_CONFIGURATION_ERROR", null: true, spaced: true,
 		errorType: "AuthorizerConfigurationException",
 		log:       "Execution failed due to configuration error: Authorizers are not emulated yet"}
+	// errThrottled and errQuota are a usage plan's, a stage's or the
+	// account's refusals (§3, §8).
+	errThrottled = &gatewayError{responseType: "THROTTLED", message: "Too Many Requests",
+		errorType: "TooManyRequestsException"}
+	errQuota = &gatewayError{responseType: "QUOTA_EXCEEDED", message: "Limit Exceeded",
+		errorType: "LimitExceededException"}
 	errBadBody = &gatewayError{responseType: "BAD_REQUEST_BODY", message: "Invalid request body", spaced: true,
 		errorType: "BadRequestException"}
 	errUnsupportedMedia = &gatewayError{responseType: "UNSUPPORTED_MEDIA_TYPE", message: "Unsupported Media Type",

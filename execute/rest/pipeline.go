@@ -3,8 +3,12 @@ package rest
 import (
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/throttle"
 )
 
 // authorize is the authorizer slot (§2.3). AWS_IAM accepts any signed
@@ -27,7 +31,7 @@ func (inv *invocation) authorize() *gatewayError {
 // checkAPIKey is the API-key and usage-plan check point (§2.4): a method
 // that requires a key refuses a request whose key is missing, unknown,
 // disabled or in no usage plan of the stage, with 403 Forbidden. A request
-// that passes is counted in the usage log under its plan.
+// that passes carries its key's limits under the plan to the throttle.
 func (inv *invocation) checkAPIKey() *gatewayError {
 	if !inv.m.apiKeyRequired {
 		return nil
@@ -51,11 +55,52 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 		})
 		if covers {
 			inv.apiKey, inv.apiKeyID = value, key.Key.ID
-			inv.ex.apis.UsageLog().Record(inv.scope, p.Plan.ID, key.Key.ID, inv.req.Received)
+			// Missing only in the moment between the link's publication
+			// and its owner making them: the request goes uncounted.
+			inv.limits, _ = inv.ex.apis.KeyLimits(inv.scope, p.Plan.ID, key.Key.ID)
 			return nil
 		}
 	}
 	return errInvalidKey
+}
+
+// throttle is the throttle and quota check (§2.4, §8): the usage plan's
+// limit for the key (the method's override, else the plan's) and its
+// quota when the method takes a key, the stage's method throttling and the
+// account's limit always. Every request is counted and decided; a refusal
+// answers 429 only when enforcing, and takes nothing from any level.
+func (inv *invocation) throttle() *gatewayError {
+	now := inv.req.Received
+	if now.IsZero() {
+		now = inv.ex.now()
+	}
+	ref := apigateway.MethodRef{APIID: inv.api.API.ID, Stage: inv.stage.StageName,
+		Path: inv.m.resourcePath, Method: inv.m.httpMethod}
+	var l throttle.Levels
+	if k := inv.limits; k != nil {
+		l.Client, l.Quota = k.Client(ref), k.Quota
+	}
+	l.Stage = inv.ex.apis.StageBucket(inv.scope, inv.stage, ref, now)
+	l.Account = inv.ex.accountBucket(inv.scope, now)
+	d, _ := l.Take(now)
+	switch {
+	case d == throttle.Admitted || !inv.ex.enforce:
+		return nil
+	case d == throttle.QuotaExceeded:
+		return errQuota
+	}
+	return errThrottled
+}
+
+// accountBucket is the account's limit in the scope's region.
+func (e *Executor) accountBucket(sc awswire.Scope, now time.Time) *throttle.Bucket {
+	if b, ok := e.accounts.Load(sc); ok {
+		return b
+	}
+	b, _ := e.accounts.LoadOrCompute(sc, func() *throttle.Bucket {
+		return throttle.NewBucket(e.accountLimits, now.UnixNano())
+	})
+	return b
 }
 
 // validate runs the method's request validator (§2.5): the required
