@@ -1,0 +1,423 @@
+package metrics
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Namespaces request metrics are answered under: the spec's and the one real
+// dashboards and SDK code query. The data is stored once.
+var Namespaces = [2]string{"AWS/ApiGateway", "CLOUD/ApiGateway"}
+
+// kind names the metrics and dimension sets of one kind of API.
+type kind struct {
+	names [5]string   // count, client errors, server errors, latency, integration latency
+	units [5]string   // CloudWatch units
+	sets  [3][]string // the dimension names of each set, sorted
+}
+
+const (
+	mCount = iota
+	m4xx
+	m5xx
+	mLatency
+	mIntegration
+)
+
+var units = [5]string{"Count", "Count", "Count", "Milliseconds", "Milliseconds"}
+
+// The REST and HTTP API metrics of SPEC.md §4.4 (EXECUTION.md §9).
+var (
+	restKind = &kind{
+		names: [5]string{"Count", "4XXError", "5XXError", "Latency", "IntegrationLatency"},
+		units: units,
+		sets:  [3][]string{{"ApiName"}, {"ApiName", "Stage"}, {"ApiName", "Method", "Resource", "Stage"}},
+	}
+	httpKind = &kind{
+		names: [5]string{"Count", "4xx", "5xx", "Latency", "IntegrationLatency"},
+		units: units,
+		sets:  [3][]string{{"ApiId"}, {"ApiId", "Stage"}, {"ApiId", "HttpMethod", "RouteKey", "Stage"}},
+	}
+)
+
+// RESTRequest is one dispatched REST API request.
+type RESTRequest struct {
+	APIName  string // as published: see APIName
+	Stage    string
+	Method   string // the method's HTTP verb (ANY for an ANY method)
+	Resource string // the resource path, e.g. /pets/{id}
+	Status   int
+	// Latency is from receipt to response; IntegrationLatency is the
+	// backend's part of it.
+	Latency, IntegrationLatency time.Duration
+	At                          time.Time // when it was received; zero: the store's clock
+}
+
+// HTTPRequest is one dispatched HTTP API (v2) request.
+type HTTPRequest struct {
+	APIID, Stage, Method, RouteKey string
+	Status                         int
+	Latency, IntegrationLatency    time.Duration
+	At                             time.Time
+}
+
+// RecordREST records one request into the series of its three dimension
+// sets: Count, 4XXError and 5XXError (0/1 samples, so that Average is the
+// error rate and SampleCount the request count), Latency and
+// IntegrationLatency in milliseconds. After a route's first request it
+// allocates nothing and takes no lock.
+func (s *Store) RecordREST(r RESTRequest) {
+	s.record(routeKey{restKind, r.APIName, r.Stage, r.Method, r.Resource}, r.Status, r.Latency, r.IntegrationLatency, r.At)
+}
+
+// RecordHTTP is RecordREST for HTTP APIs (4xx, 5xx; ApiId, Stage,
+// HttpMethod, RouteKey).
+func (s *Store) RecordHTTP(r HTTPRequest) {
+	s.record(routeKey{httpKind, r.APIID, r.Stage, r.Method, r.RouteKey}, r.Status, r.Latency, r.IntegrationLatency, r.At)
+}
+
+// APIName is the ApiName dimension AWS publishes: the name without its
+// non-ASCII characters, or the API's id when nothing remains.
+func APIName(name, id string) string {
+	ascii := true
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		b := make([]byte, 0, len(name))
+		for i := 0; i < len(name); i++ {
+			if name[i] < 0x80 {
+				b = append(b, name[i])
+			}
+		}
+		name = string(b)
+	}
+	if name == "" {
+		return id
+	}
+	return name
+}
+
+// routeKey identifies a route's three series; the cache keyed by it spares
+// the request path any string building.
+type routeKey struct {
+	kind                  *kind
+	api, stage, verb, res string
+}
+
+type route struct {
+	groups [3]*group
+}
+
+// sample is one request, reduced to what the windows count.
+type sample struct {
+	sec        int64
+	class      int   // status / 100, 0 when out of 1..5
+	lat, integ int64 // nanoseconds, >= 0
+	lk, ik     uint16
+}
+
+func (s *Store) record(k routeKey, status int, lat, integ time.Duration, at time.Time) {
+	rt, ok := s.routes.Load(k)
+	if !ok {
+		rt = s.newRoute(k)
+	}
+	if at.IsZero() {
+		at = s.now()
+	}
+	sm := sample{sec: at.Unix(), lat: max(int64(lat), 0), integ: max(int64(integ), 0)}
+	if c := status / 100; c >= 1 && c <= 5 {
+		sm.class = c
+	}
+	sm.lk, sm.ik = denseIndex(sm.lat), denseIndex(sm.integ)
+	// One random shard per request: a cheap per-thread generator, so two
+	// cores rarely count on the same cache lines.
+	shard := rand.Uint32()
+	for _, g := range rt.groups {
+		g.record(&sm, shard)
+	}
+}
+
+func (s *Store) newRoute(k routeKey) *route {
+	rt, _ := s.routes.LoadOrCompute(k, func() *route {
+		vals := map[string]string{}
+		for _, n := range k.kind.sets[0] {
+			vals[n] = k.api
+		}
+		vals["Stage"] = k.stage
+		for _, n := range k.kind.sets[2] {
+			switch n {
+			case "Method", "HttpMethod":
+				vals[n] = k.verb
+			case "Resource", "RouteKey":
+				vals[n] = k.res
+			}
+		}
+		var rt route
+		for i, set := range k.kind.sets {
+			dims := make([]Dimension, len(set))
+			for j, n := range set {
+				dims[j] = Dimension{n, vals[n]}
+			}
+			key := dimKey(dims)
+			rt.groups[i], _ = s.groups.LoadOrCompute(key, func() *group { return s.newGroup(k.kind, dims, key) })
+		}
+		return &rt
+	})
+	return rt
+}
+
+// group is the series of one dimension set of request metrics: its five
+// metrics share their counters, since one request feeds all five.
+//
+// Recording: each shard has a current window, a set of atomic counters for
+// one second. A request adds to its shard's window when the window is for
+// its second; the first request of a later second installs a fresh window
+// (CAS) and retires the old one into the rings, so the rings' mutex is
+// taken once per second per shard, never per request. The protocol that
+// keeps every count: a writer announces itself (inflight), then checks that
+// the window is still its shard's current one and of the generation it read
+// its second under; a retirer first bumps the generation (odd: sealed), then
+// waits for announced writers. Either the writer sees the bump and retries,
+// or the retirer sees the writer and waits for it.
+type group struct {
+	kind *kind
+	dims []Dimension // sorted
+	key  string
+	cur  []atomic.Pointer[window]
+	mask uint32
+	last atomic.Int64 // the last second recorded
+
+	mu     sync.Mutex // hi, lo, totals
+	hi, lo ring[rslot]
+	totals totals
+}
+
+func (s *Store) newGroup(k *kind, dims []Dimension, key string) *group {
+	g := &group{kind: k, dims: dims, key: key, cur: make([]atomic.Pointer[window], s.shards), mask: uint32(s.shards - 1)}
+	g.hi = newRing[rslot](1, s.hiSlots)
+	g.lo = newRing[rslot](60, s.loSlots)
+	g.last.Store(math.MinInt64)
+	return g
+}
+
+// window counts one second of one shard.
+type window struct {
+	gen      atomic.Uint64 // odd while sealed; changes on every use
+	sec      atomic.Int64
+	inflight atomic.Int64
+	class    [6]atomic.Uint64
+	lat      dstat
+	integ    dstat
+	h        [2][denseLen]atomic.Uint32
+}
+
+type dstat struct{ sum, min, max atomic.Int64 }
+
+func (d *dstat) add(v int64) {
+	d.sum.Add(v)
+	// Loads first: the extremes rarely move, and a load does not take the
+	// cache line exclusively.
+	for m := d.min.Load(); v < m && !d.min.CompareAndSwap(m, v); m = d.min.Load() {
+	}
+	for m := d.max.Load(); v > m && !d.max.CompareAndSwap(m, v); m = d.max.Load() {
+	}
+}
+
+// Windows are reused through a pool shared by all groups; a window's
+// generation tells a writer holding a stale pointer that it moved on.
+var windows = sync.Pool{New: func() any {
+	w := new(window)
+	w.sec.Store(math.MinInt64)
+	w.lat.min.Store(math.MaxInt64)
+	w.integ.min.Store(math.MaxInt64)
+	return w
+}}
+
+func getWindow(sec int64) *window {
+	w := windows.Get().(*window)
+	w.gen.Add(2)
+	w.sec.Store(sec)
+	return w
+}
+
+func putWindow(w *window) {
+	w.sec.Store(math.MinInt64)
+	windows.Put(w)
+}
+
+func (g *group) record(sm *sample, shard uint32) {
+	sh := &g.cur[shard&g.mask]
+	for {
+		w := sh.Load()
+		if w == nil {
+			g.install(sh, nil, sm.sec)
+			continue
+		}
+		gen := w.gen.Load()
+		if gen&1 != 0 {
+			runtime.Gosched() // being retired; its successor is installed
+			continue
+		}
+		switch ws := w.sec.Load(); {
+		case ws == sm.sec:
+			w.inflight.Add(1)
+			if sh.Load() == w && w.gen.Load() == gen {
+				w.add(sm)
+				w.inflight.Add(-1)
+				if sm.sec > g.last.Load() {
+					g.last.Store(sm.sec)
+				}
+				return
+			}
+			w.inflight.Add(-1)
+		case ws < sm.sec:
+			g.install(sh, w, sm.sec)
+		default:
+			// A request of a second already retired (its writer was slow,
+			// or it was stamped earlier): straight into the rings.
+			var r rslot
+			r.addSample(sm)
+			g.mu.Lock()
+			g.absorb(sm.sec, &r)
+			g.mu.Unlock()
+			return
+		}
+	}
+}
+
+func (w *window) add(sm *sample) {
+	w.class[sm.class].Add(1)
+	w.lat.add(sm.lat)
+	w.integ.add(sm.integ)
+	w.h[0][sm.lk].Add(1)
+	w.h[1][sm.ik].Add(1)
+}
+
+// install replaces old (nil: none) with a fresh window for sec, and retires
+// old when it won.
+func (g *group) install(sh *atomic.Pointer[window], old *window, sec int64) {
+	nw := getWindow(sec)
+	if !sh.CompareAndSwap(old, nw) {
+		putWindow(nw)
+		return
+	}
+	if old != nil {
+		g.retire(old)
+	}
+}
+
+// retire seals w, which is no longer current, waits for its writers and
+// moves its counts into the rings.
+func (g *group) retire(w *window) {
+	w.gen.Add(1)
+	for w.inflight.Load() != 0 {
+		runtime.Gosched()
+	}
+	var r rslot
+	for i := range w.class {
+		r.class[i] = w.class[i].Swap(0)
+	}
+	r.lat = dsum{w.lat.sum.Swap(0), w.lat.min.Swap(math.MaxInt64), w.lat.max.Swap(math.MinInt64)}
+	r.integ = dsum{w.integ.sum.Swap(0), w.integ.min.Swap(math.MaxInt64), w.integ.max.Swap(math.MinInt64)}
+	for m := range w.h {
+		for i := range w.h[m] {
+			if c := w.h[m][i].Load(); c != 0 {
+				w.h[m][i].Store(0)
+				r.h[m] = append(r.h[m], bin{denseKey(i), c})
+			}
+		}
+	}
+	sec := w.sec.Load()
+	w.gen.Add(1)
+	putWindow(w)
+	if r.count() == 0 {
+		return
+	}
+	g.mu.Lock()
+	g.absorb(sec, &r)
+	g.mu.Unlock()
+}
+
+// flush retires every current window, so that reads see every request
+// recorded before they started.
+func (g *group) flush() {
+	for i := range g.cur {
+		if w := g.cur[i].Load(); w != nil && g.cur[i].CompareAndSwap(w, nil) {
+			g.retire(w)
+		}
+	}
+}
+
+// absorb adds one second's counts to the rings and the totals. g.mu is held.
+func (g *group) absorb(sec int64, r *rslot) {
+	if hs := g.hi.put(sec); hs != nil {
+		hs.merge(r)
+	}
+	if ls := g.lo.put(sec - mod(sec, 60)); ls != nil {
+		ls.merge(r)
+	}
+	g.totals.add(r)
+}
+
+func mod(a, b int64) int64 {
+	m := a % b
+	if m < 0 {
+		m += b
+	}
+	return m
+}
+
+// rslot is one second or minute of a group.
+type rslot struct {
+	class [6]uint64 // requests by status class
+	lat   dsum
+	integ dsum
+	h     [2]hist // latency, integration latency (milliseconds)
+}
+
+// dsum is a duration's sum and extremes in nanoseconds.
+type dsum struct{ sum, min, max int64 }
+
+func (r *rslot) count() uint64 {
+	var n uint64
+	for _, c := range r.class {
+		n += c
+	}
+	return n
+}
+
+func (r *rslot) addSample(sm *sample) {
+	r.class[sm.class]++
+	r.lat = dsum{sm.lat, sm.lat, sm.lat}
+	r.integ = dsum{sm.integ, sm.integ, sm.integ}
+	r.h[0] = hist{{denseKey(int(sm.lk)), 1}}
+	r.h[1] = hist{{denseKey(int(sm.ik)), 1}}
+}
+
+func (r *rslot) merge(o *rslot) {
+	if r.count() == 0 {
+		r.lat.min, r.integ.min = math.MaxInt64, math.MaxInt64
+		r.lat.max, r.integ.max = math.MinInt64, math.MinInt64
+	}
+	for i := range r.class {
+		r.class[i] += o.class[i]
+	}
+	r.lat.merge(o.lat)
+	r.integ.merge(o.integ)
+	r.h[0] = r.h[0].merge(o.h[0])
+	r.h[1] = r.h[1].merge(o.h[1])
+}
+
+func (d *dsum) merge(o dsum) {
+	d.sum += o.sum
+	d.min = min(d.min, o.min)
+	d.max = max(d.max, o.max)
+}
