@@ -36,7 +36,7 @@ func parseStat(s string, extended bool) (stat, bool) {
 	case Sum, SampleCount, Average, Minimum, Maximum:
 		return stat{name: s}, !extended
 	}
-	if len(s) < 2 || s[0] != 'p' {
+	if !extended || len(s) < 2 || s[0] != 'p' {
 		return stat{}, false
 	}
 	num := s[1:]
