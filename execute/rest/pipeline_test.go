@@ -307,6 +307,9 @@ func TestAdmission(t *testing.T) {
 	f.deploy("dev", nil)
 	done := make(chan answer, 1)
 	go func() { done <- f.call("GET", "dev", "/slow", nil, "") }()
+	// The slow request must hold the one slot first: a /fast arriving at
+	// the same moment would take it and turn the slow one away.
+	time.Sleep(200 * time.Millisecond)
 	deadline := time.Now().Add(5 * time.Second)
 	var a answer
 	for time.Now().Before(deadline) {
