@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -279,4 +280,32 @@ func TestAccountThrottle(t *testing.T) {
 	f.call("GET", "dev", "/pets", nil, "").want(t, 200, `{}`)
 	f.call("GET", "dev", "/toys", nil, "").want(t, 200, `{}`)
 	f.call("GET", "dev", "/pets", nil, "").wantError(t, 429, tooMany, "TooManyRequestsException")
+}
+
+// TestThrottleAfterRestart: usage is not persisted, but the restored plans'
+// keys are throttled and counted from a fresh start.
+func TestThrottleAfterRestart(t *testing.T) {
+	dir := t.TempDir()
+	k := newKeyed(t, &apigateway.CreateUsagePlanInput{
+		Throttle: &types.ThrottleSettings{BurstLimit: 1, RateLimit: slow},
+		Quota:    &types.QuotaSettings{Limit: 5, Period: types.QuotaPeriodTypeDay}}, []string{"/pets"},
+		enforcing(), servertest.WithPersistence(dir))
+	k.get("/pets").want(t, 200, `{}`)
+	k.get("/pets").wantError(t, 429, tooMany, "TooManyRequestsException")
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	k.must(k.srv.Emulator.Shutdown(shut))
+
+	srv := servertest.Start(t, enforcing(), servertest.WithPersistence(dir))
+	k2 := &keyed{fixture: &fixture{t: t, srv: srv, api: k.api, http: k.http, c: apigateway.NewFromConfig(
+		servertest.AWSConfig("us-east-1", "test"), func(o *apigateway.Options) { o.BaseEndpoint = aws.String(srv.URL) })},
+		plan: k.plan, key: k.key, value: k.value}
+	if got := k2.usage(); got != [2]int64{0, 5} {
+		t.Fatalf("usage after restart %v, want [0 5]", got)
+	}
+	k2.get("/pets").want(t, 200, `{}`)
+	k2.get("/pets").wantError(t, 429, tooMany, "TooManyRequestsException")
+	if got := k2.usage(); got != [2]int64{1, 4} {
+		t.Fatalf("usage %v, want [1 4]", got)
+	}
 }

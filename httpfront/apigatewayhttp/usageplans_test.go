@@ -480,6 +480,69 @@ func TestUsage(t *testing.T) {
 	}
 }
 
+// TestUsagePages: GetUsage pages through the plan's keys in id order
+// (limit, position) and filters by keyId.
+func TestUsagePages(t *testing.T) {
+	srv, c, _ := keysStart(t)
+	ctx := context.Background()
+	p, err := c.CreateUsagePlan(ctx, &apigateway.CreateUsagePlanInput{Name: aws.String("paged"),
+		Quota: &types.QuotaSettings{Limit: 10, Period: types.QuotaPeriodTypeWeek}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 3 {
+		k, err := c.CreateApiKey(ctx, &apigateway.CreateApiKeyInput{Name: aws.String(fmt.Sprintf("k%d", i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.CreateUsagePlanKey(ctx, &apigateway.CreateUsagePlanKeyInput{UsagePlanId: p.Id, KeyId: k.Id, KeyType: aws.String("API_KEY")}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, aws.ToString(k.Id))
+	}
+	slices.Sort(ids)
+	today := time.Now().UTC().Format("2006-01-02")
+	var seen []string
+	var pos *string
+	for page := 0; ; page++ {
+		u, err := c.GetUsage(ctx, &apigateway.GetUsageInput{UsagePlanId: p.Id, StartDate: &today, EndDate: &today,
+			Limit: aws.Int32(2), Position: pos})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if aws.ToString(u.UsagePlanId) != aws.ToString(p.Id) || aws.ToString(u.StartDate) != today || aws.ToString(u.EndDate) != today {
+			t.Fatalf("page %d: %+v", page, u)
+		}
+		for id, days := range u.Items {
+			if fmt.Sprint(days) != "[[0 10]]" {
+				t.Fatalf("key %s: %v", id, days)
+			}
+			seen = append(seen, id)
+		}
+		if want := []int{2, 1}[min(page, 1)]; len(u.Items) != want {
+			t.Fatalf("page %d has %d keys, want %d", page, len(u.Items), want)
+		}
+		if pos = u.Position; pos == nil {
+			break
+		}
+	}
+	slices.Sort(seen)
+	if !slices.Equal(seen, ids) {
+		t.Fatalf("pages hold %v, want %v", seen, ids)
+	}
+	u, err := c.GetUsage(ctx, &apigateway.GetUsageInput{UsagePlanId: p.Id, StartDate: &today, EndDate: &today, KeyId: &ids[1]})
+	if err != nil || len(u.Items) != 1 || u.Items[ids[1]] == nil {
+		t.Fatalf("keyId filter: %v %+v", err, u.Items)
+	}
+	// The wire name of the map is "values".
+	r := keysDo(t, srv, "GET", "/usageplans/"+aws.ToString(p.Id)+"/usage?startDate="+today+"&endDate="+today+"&keyId="+ids[0], "")
+	if want := `{"usagePlanId":"` + aws.ToString(p.Id) + `","startDate":"` + today + `","endDate":"` + today +
+		`","values":{"` + ids[0] + `":[[0,10]]}}`; r.status != 200 || r.body != want {
+		t.Fatalf("got %d %s, want %s", r.status, r.body, want)
+	}
+}
+
 func TestKeysPersistence(t *testing.T) {
 	srv, c, dir := keysStart(t)
 	ctx := context.Background()
@@ -534,6 +597,13 @@ func TestKeysPersistence(t *testing.T) {
 	keys, err := c.GetUsagePlanKeys(ctx, &apigateway.GetUsagePlanKeysInput{UsagePlanId: p.Id})
 	if err != nil || len(keys.Items) != 1 || aws.ToString(keys.Items[0].Id) != aws.ToString(k.Id) {
 		t.Fatalf("plan keys: %v %+v", err, keys)
+	}
+	// Usage is not persisted, but the restored link has its counters:
+	// GetUsage starts from nothing and UpdateUsage finds the key.
+	today := time.Now().UTC().Format("2006-01-02")
+	u, err := c.GetUsage(ctx, &apigateway.GetUsageInput{UsagePlanId: p.Id, StartDate: &today, EndDate: &today})
+	if err != nil || fmt.Sprint(u.Items) != "map["+aws.ToString(k.Id)+":[[0 0]]]" {
+		t.Fatalf("usage after restart: %v %+v", err, u.Items)
 	}
 	// Deleting an API drops its stages from the plans that name them.
 	if _, err := c.DeleteRestApi(ctx, &apigateway.DeleteRestApiInput{RestApiId: aws.String("keysapi001")}); err != nil {
