@@ -125,7 +125,8 @@ func TestLazy(t *testing.T) {
 	var l actors.Lazy
 	calls := 0
 	build := func() any { calls++; return calls }
-	if l.Get(build) != 1 || l.Get(build) != 1 || calls != 1 {
+	first, second := l.Get(build), l.Get(build)
+	if first != 1 || second != 1 || calls != 1 {
 		t.Fatalf("Get built %d times", calls)
 	}
 }

@@ -181,7 +181,7 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 		req.SourceIP = b2s(ip.Unmap().AppendTo(x.ip[:0]))
 	}
 	req.Protocol = "HTTP/1.1"
-	if ctx.Request.Header.IsHTTP11() == false {
+	if !ctx.Request.Header.IsHTTP11() {
 		req.Protocol = "HTTP/1.0"
 	}
 	req.RequestID = b2s(s.ids.Append(x.id[:0]))

@@ -71,6 +71,7 @@ func (m *modelSchema) validate(body []byte) error {
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
 	if err != nil {
+		//lint:ignore ST1005 API Gateway's own words, shown to the client
 		return errors.New("Unknown error parsing request body")
 	}
 	return m.s.Validate(v)
