@@ -167,6 +167,9 @@ func (s *Service) KeyLimits(sc awswire.Scope, planID, keyID string) (*KeyLimits,
 // owner re-sizes it when the stage changes and drops it with the stage.
 func (s *Service) StageBucket(sc awswire.Scope, st *Stage, m MethodRef, now time.Time) *throttle.Bucket {
 	d := s.scopes.Get(sc)
+	if b, ok := d.stageLimits.Load(m); ok {
+		return b
+	}
 	b, _ := d.stageLimits.LoadOrCompute(m, func() *throttle.Bucket {
 		// The stage as its owner last published it, so that a change
 		// published meanwhile is not missed.
