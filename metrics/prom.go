@@ -42,8 +42,7 @@ var (
 )
 
 // WritePrometheus writes the request counters and latency histograms per
-// API, stage, method and route (the most detailed dimension set of each
-// route), and the hooks' counts, in Prometheus text format.
+// API, stage, method and route, and the hooks' counts, in Prometheus text format.
 func (s *Store) WritePrometheus(w io.Writer, hooks PrometheusHooks) error {
 	reg := prometheus.NewPedanticRegistry()
 	if err := reg.Register(collector{s, hooks}); err != nil {
@@ -77,9 +76,6 @@ var classes = [6]string{"other", "1xx", "2xx", "3xx", "4xx", "5xx"}
 
 func (c collector) Collect(ch chan<- prometheus.Metric) {
 	c.s.groups.Range(func(_ string, g *group) bool {
-		if len(g.dims) != len(g.kind.sets[2]) {
-			return true // the route's detailed set carries its totals
-		}
 		g.flush()
 		g.mu.Lock()
 		t := g.totals

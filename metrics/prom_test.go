@@ -2,8 +2,8 @@ package metrics
 
 import (
 	"bytes"
-	"testing"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"

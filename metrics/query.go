@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"encoding/base64"
 	"math"
 	"slices"
@@ -140,10 +141,11 @@ func (a *agg) addGroup(r *rslot, m int) {
 	}
 }
 
-// sources are what answers one metric: the request series and the
-// PutMetricData series of the same name (both may exist).
+// sources are what answers one metric: the request series (one route, or
+// the routes a coarser set sums) and the PutMetricData series of the same
+// name (both may exist).
 type sources struct {
-	g    *group
+	gs   []*group // by id: several are locked in that order
 	m    int
 	s    *series
 	unit string
@@ -152,10 +154,22 @@ type sources struct {
 func (s *Store) resolve(ns, name string, dims []Dimension) (src sources) {
 	sorted := sortDims(dims)
 	if ns == Namespaces[0] || ns == Namespaces[1] {
-		if g, ok := s.groups.Load(dimKey(sorted)); ok {
-			if i := slices.Index(g.kind.names[:], name); i >= 0 {
-				src.g, src.m, src.unit = g, i, g.kind.units[i]
-			}
+		key := dimKey(sorted)
+		var k *kind
+		if g, ok := s.groups.Load(key); ok {
+			src.gs, k = []*group{g}, g.kind
+		} else if p, ok := s.parents.Load(key); ok {
+			src.gs, k = p.members(), p.kind
+			slices.SortFunc(src.gs, func(a, b *group) int { return cmp.Compare(a.id, b.id) })
+		}
+		i := -1
+		if k != nil {
+			i = slices.Index(k.names[:], name)
+		}
+		if i >= 0 {
+			src.m, src.unit = i, k.units[i]
+		} else {
+			src.gs = nil
 		}
 	}
 	if sr, ok := s.series.Load(seriesKey(ns, name, sorted)); ok {
@@ -206,7 +220,7 @@ func checkSpan(start, end time.Time, period int32, limit int64) (span, error) {
 // under a minute read 1-second data (none past its retention, as
 // CloudWatch); the others read 1-minute data.
 func (s *Store) scan(src sources, sp span, wantH bool, fn func(start int64, a *agg)) {
-	if src.g == nil && src.s == nil {
+	if len(src.gs) == 0 && src.s == nil {
 		return
 	}
 	now := s.now().Unix()
@@ -215,10 +229,12 @@ func (s *Store) scan(src sources, sp span, wantH bool, fn func(start int64, a *a
 		step, oldest = 1, now-s.hiSlots
 	}
 	oldest -= mod(oldest, step)
-	if src.g != nil {
-		src.g.flush()
-		src.g.mu.Lock()
-		defer src.g.mu.Unlock()
+	for _, g := range src.gs {
+		g.flush()
+	}
+	for _, g := range src.gs {
+		g.mu.Lock()
+		defer g.mu.Unlock()
 	}
 	if src.s != nil {
 		src.s.mu.Lock()
@@ -228,10 +244,10 @@ func (s *Store) scan(src sources, sp span, wantH bool, fn func(start int64, a *a
 	for ps := sp.start; ps < sp.end; ps += sp.period {
 		a.reset()
 		for t := max(ps, oldest); t < ps+sp.period && t < sp.end; t += step {
-			if src.g != nil {
-				r := &src.g.hi
+			for _, g := range src.gs {
+				r := &g.hi
 				if step == 60 {
-					r = &src.g.lo
+					r = &g.lo
 				}
 				if x := r.get(t); x != nil {
 					a.addGroup(x, src.m)
@@ -449,6 +465,20 @@ func (s *Store) ListMetrics(q ListMetricsQuery) ([]Metric, string, error) {
 			for _, ns := range Namespaces {
 				for _, name := range g.kind.names {
 					add(ns, name, g.dims)
+				}
+			}
+		}
+		return true
+	})
+	s.parents.Range(func(_ string, p *parent) bool {
+		last := int64(math.MinInt64)
+		for _, g := range p.members() {
+			last = max(last, g.last.Load())
+		}
+		if last >= since {
+			for _, ns := range Namespaces {
+				for _, name := range p.kind.names {
+					add(ns, name, p.dims)
 				}
 			}
 		}

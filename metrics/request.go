@@ -1,9 +1,10 @@
 package metrics
 
 import (
+	"hash/maphash"
 	"math"
-	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,15 +106,55 @@ func APIName(name, id string) string {
 	return name
 }
 
-// routeKey identifies a route's three series; the cache keyed by it spares
-// the request path any string building.
+// routeKey identifies a route's series; the cache keyed by it spares the
+// request path any string building.
 type routeKey struct {
 	kind                  *kind
 	api, stage, verb, res string
 }
 
-type route struct {
-	groups [3]*group
+var routeSeed = maphash.MakeSeed()
+
+// hashRoute hashes the four names with maphash directly: the map's default
+// hasher walks the struct's type and costs twice as much.
+func hashRoute(k routeKey, seed uint64) uint64 {
+	h := seed
+	if k.kind == httpKind {
+		h = ^h
+	}
+	for _, s := range [4]string{k.api, k.stage, k.verb, k.res} {
+		h = (h ^ maphash.String(routeSeed, s)) * 0x9e3779b97f4a7c15
+	}
+	return h
+}
+
+// Route is a handle on one route's series, for a caller that keeps it (a
+// compiled deployment keeps one per method): recording through it skips the
+// route lookup.
+type Route struct{ g *group }
+
+// RESTRoute returns the handle of a REST route (see RESTRequest).
+func (s *Store) RESTRoute(apiName, stage, method, resource string) Route {
+	return Route{s.route(routeKey{restKind, apiName, stage, method, resource})}
+}
+
+// HTTPRoute returns the handle of an HTTP API route (see HTTPRequest).
+func (s *Store) HTTPRoute(apiID, stage, method, key string) Route {
+	return Route{s.route(routeKey{httpKind, apiID, stage, method, key})}
+}
+
+// Record is RecordREST or RecordHTTP for the route; at MUST NOT be zero
+// (the caller has the request's received time).
+func (r Route) Record(status int, latency, integrationLatency time.Duration, at time.Time) {
+	sm := newSample(status, latency, integrationLatency, at)
+	r.g.record(&sm)
+}
+
+func (s *Store) route(k routeKey) *group {
+	if g, ok := s.routes.Load(k); ok {
+		return g
+	}
+	return s.newRoute(k)
 }
 
 // sample is one request, reduced to what the windows count.
@@ -125,28 +166,30 @@ type sample struct {
 }
 
 func (s *Store) record(k routeKey, status int, lat, integ time.Duration, at time.Time) {
-	rt, ok := s.routes.Load(k)
-	if !ok {
-		rt = s.newRoute(k)
-	}
+	g := s.route(k)
 	if at.IsZero() {
 		at = s.now()
 	}
+	sm := newSample(status, lat, integ, at)
+	g.record(&sm)
+}
+
+func newSample(status int, lat, integ time.Duration, at time.Time) sample {
 	sm := sample{sec: at.Unix(), lat: max(int64(lat), 0), integ: max(int64(integ), 0)}
 	if c := status / 100; c >= 1 && c <= 5 {
 		sm.class = c
 	}
 	sm.lk, sm.ik = denseIndex(sm.lat), denseIndex(sm.integ)
-	// One random shard per request: a cheap per-thread generator, so two
-	// cores rarely count on the same cache lines.
-	shard := rand.Uint32()
-	for _, g := range rt.groups {
-		g.record(&sm, shard)
-	}
+	return sm
 }
 
-func (s *Store) newRoute(k routeKey) *route {
-	rt, _ := s.routes.LoadOrCompute(k, func() *route {
+// newRoute creates the route's series. Only the most detailed set is
+// recorded: the two coarser sets ({ApiName}, {ApiName, Stage}) are the sums
+// of their routes, merged when read, so a request costs one series' counts
+// instead of three and the coarse series' counters are not shared by every
+// core serving the API.
+func (s *Store) newRoute(k routeKey) *group {
+	g, _ := s.routes.LoadOrCompute(k, func() *group {
 		vals := map[string]string{}
 		for _, n := range k.kind.sets[0] {
 			vals[n] = k.api
@@ -160,18 +203,42 @@ func (s *Store) newRoute(k routeKey) *route {
 				vals[n] = k.res
 			}
 		}
-		var rt route
+		var sets [3][]Dimension
 		for i, set := range k.kind.sets {
-			dims := make([]Dimension, len(set))
+			sets[i] = make([]Dimension, len(set))
 			for j, n := range set {
-				dims[j] = Dimension{n, vals[n]}
+				sets[i][j] = Dimension{n, vals[n]}
 			}
-			key := dimKey(dims)
-			rt.groups[i], _ = s.groups.LoadOrCompute(key, func() *group { return s.newGroup(k.kind, dims, key) })
 		}
-		return &rt
+		key := dimKey(sets[2])
+		g, _ := s.groups.LoadOrCompute(key, func() *group {
+			g := s.newGroup(k.kind, sets[2], key)
+			for _, dims := range sets[:2] {
+				pk := dimKey(dims)
+				p, _ := s.parents.LoadOrCompute(pk, func() *parent { return &parent{kind: k.kind, dims: dims} })
+				p.mu.Lock()
+				p.groups = append(p.groups, g)
+				p.mu.Unlock()
+			}
+			return g
+		})
+		return g
 	})
-	return rt
+	return g
+}
+
+// parent is a coarser dimension set: the routes it sums.
+type parent struct {
+	kind   *kind
+	dims   []Dimension
+	mu     sync.Mutex
+	groups []*group // append-only
+}
+
+func (p *parent) members() []*group {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.groups)
 }
 
 // group is the series of one dimension set of request metrics: its five
@@ -188,12 +255,13 @@ func (s *Store) newRoute(k routeKey) *route {
 // waits for announced writers. Either the writer sees the bump and retries,
 // or the retirer sees the writer and waits for it.
 type group struct {
+	id   uint64
 	kind *kind
 	dims []Dimension // sorted
 	key  string
 	cur  []atomic.Pointer[window]
 	mask uint32
-	last atomic.Int64 // the last second recorded
+	last atomic.Int64 // the last second a window was installed for
 
 	mu     sync.Mutex // hi, lo, totals
 	hi, lo ring[rslot]
@@ -201,7 +269,7 @@ type group struct {
 }
 
 func (s *Store) newGroup(k *kind, dims []Dimension, key string) *group {
-	g := &group{kind: k, dims: dims, key: key, cur: make([]atomic.Pointer[window], s.shards), mask: uint32(s.shards - 1)}
+	g := &group{id: s.ids.Add(1), kind: k, dims: dims, key: key, cur: make([]atomic.Pointer[window], s.shards), mask: uint32(s.shards - 1)}
 	g.hi = newRing[rslot](1, s.hiSlots)
 	g.lo = newRing[rslot](60, s.loSlots)
 	g.last.Store(math.MinInt64)
@@ -253,7 +321,27 @@ func putWindow(w *window) {
 	windows.Put(w)
 }
 
-func (g *group) record(sm *sample, shard uint32) {
+// shardToken picks a request's shard. sync.Pool keeps one per P (its
+// private slot), so the requests one core runs keep counting on the same
+// window, whose cache lines then stay in that core; tokens are numbered in
+// turn, so the first Ps get distinct shards (the trick of xsync's Counter).
+type shardToken struct{ idx uint32 }
+
+var (
+	shardTokens sync.Pool
+	tokenSeq    atomic.Uint32
+)
+
+func (g *group) record(sm *sample) {
+	t, ok := shardTokens.Get().(*shardToken)
+	if !ok {
+		t = &shardToken{idx: tokenSeq.Add(1)}
+	}
+	g.recordOn(sm, t.idx)
+	shardTokens.Put(t)
+}
+
+func (g *group) recordOn(sm *sample, shard uint32) {
 	sh := &g.cur[shard&g.mask]
 	for {
 		w := sh.Load()
@@ -272,9 +360,6 @@ func (g *group) record(sm *sample, shard uint32) {
 			if sh.Load() == w && w.gen.Load() == gen {
 				w.add(sm)
 				w.inflight.Add(-1)
-				if sm.sec > g.last.Load() {
-					g.last.Store(sm.sec)
-				}
 				return
 			}
 			w.inflight.Add(-1)
@@ -308,6 +393,10 @@ func (g *group) install(sh *atomic.Pointer[window], old *window, sec int64) {
 	if !sh.CompareAndSwap(old, nw) {
 		putWindow(nw)
 		return
+	}
+	// last moves here, once per second per shard: a store per request
+	// would make the group's header a line every core writes.
+	for l := g.last.Load(); sec > l && !g.last.CompareAndSwap(l, sec); l = g.last.Load() {
 	}
 	if old != nil {
 		g.retire(old)

@@ -225,3 +225,14 @@ func TestRetention(t *testing.T) {
 		t.Fatalf("series without data in the retention still listed: %v", ms)
 	}
 }
+
+func TestRouteHandle(t *testing.T) {
+	s, clk := newTestStore(t)
+	rt := s.RESTRoute("pets", "prod", "GET", "/pets")
+	rt.Record(200, 5*time.Millisecond, time.Millisecond, clk.Now())
+	s.RecordREST(RESTRequest{APIName: "pets", Stage: "prod", Method: "GET", Resource: "/pets", Status: 500, Latency: 7 * time.Millisecond})
+	dps := stats(t, s, "AWS/ApiGateway", "Latency", []Dimension{{"ApiName", "pets"}, {"Stage", "prod"}, {"Method", "GET"}, {"Resource", "/pets"}}, t0, t0.Add(time.Minute), 60)
+	if len(dps) != 1 || dps[0].Statistics[0] != 12 || dps[0].Statistics[1] != 2 {
+		t.Errorf("a handle and RecordREST must feed one series: %+v", dps)
+	}
+}

@@ -2,7 +2,7 @@ package metrics
 
 // ringChunk is how many slots a ring allocates at a time: a series that
 // records now and then holds a few chunks, not its whole retention.
-const ringChunk = 256
+const ringChunk = 64
 
 // ring keeps one slot per step of res seconds for size steps, the oldest
 // overwritten first. It is not safe for concurrent use: its owner locks.

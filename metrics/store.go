@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
@@ -32,9 +33,11 @@ type Store struct {
 	now              func() time.Time
 	shards           int
 
-	groups *xsync.MapOf[string, *group]  // request series, by dimension key
-	series *xsync.MapOf[string, *series] // PutMetricData series, by series key
-	routes *xsync.MapOf[routeKey, *route]
+	groups  *xsync.MapOf[string, *group]   // request series of routes, by dimension key
+	parents *xsync.MapOf[string, *parent]  // the coarser sets, by dimension key
+	series  *xsync.MapOf[string, *series]  // PutMetricData series, by series key
+	routes  *xsync.MapOf[routeKey, *group] // the request path's cache
+	ids     atomic.Uint64                  // orders groups, for locking several
 }
 
 // New returns an empty store.
@@ -60,8 +63,9 @@ func New(c Config) *Store {
 		now:     c.Now,
 		shards:  shards,
 		groups:  xsync.NewMapOf[string, *group](),
+		parents: xsync.NewMapOf[string, *parent](),
 		series:  xsync.NewMapOf[string, *series](),
-		routes:  xsync.NewMapOf[routeKey, *route](),
+		routes:  xsync.NewMapOfWithHasher[routeKey, *group](hashRoute),
 	}
 }
 
