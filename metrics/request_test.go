@@ -236,3 +236,16 @@ func TestRouteHandle(t *testing.T) {
 		t.Errorf("a handle and RecordREST must feed one series: %+v", dps)
 	}
 }
+
+func TestRecordAllocatesNothing(t *testing.T) {
+	s, clk := newTestStore(t)
+	r := RESTRequest{APIName: "pets", Stage: "prod", Method: "GET", Resource: "/pets", Status: 200, Latency: time.Millisecond}
+	s.RecordREST(r)
+	rt := s.RESTRoute("pets", "prod", "GET", "/pets")
+	if n := testing.AllocsPerRun(1000, func() {
+		s.RecordREST(r)
+		rt.Record(404, time.Millisecond, 0, clk.Now())
+	}); n != 0 {
+		t.Errorf("%v allocations per request after the route's first", n)
+	}
+}
