@@ -111,9 +111,9 @@ func (a *agg) addGroup(r *rslot, m int) {
 			a.acc.add(one, n)
 		}
 	case m4xx, m5xx:
-		e := r.class[4]
+		e := uint64(r.class[4])
 		if m == m5xx {
-			e = r.class[5]
+			e = uint64(r.class[5])
 		}
 		a.sum += float64(e)
 		lo, hi := 0.0, 0.0

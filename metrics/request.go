@@ -262,6 +262,8 @@ type group struct {
 	cur  []atomic.Pointer[window]
 	mask uint32
 	last atomic.Int64 // the last second a window was installed for
+	// moving counts windows taken out of cur and not yet in the rings.
+	moving atomic.Int32
 
 	mu     sync.Mutex // hi, lo, totals
 	hi, lo ring[rslot]
@@ -390,6 +392,8 @@ func (w *window) add(sm *sample) {
 // old when it won.
 func (g *group) install(sh *atomic.Pointer[window], old *window, sec int64) {
 	nw := getWindow(sec)
+	g.moving.Add(1)
+	defer g.moving.Add(-1)
 	if !sh.CompareAndSwap(old, nw) {
 		putWindow(nw)
 		return
@@ -412,7 +416,7 @@ func (g *group) retire(w *window) {
 	}
 	var r rslot
 	for i := range w.class {
-		r.class[i] = w.class[i].Swap(0)
+		r.class[i] = uint32(w.class[i].Swap(0))
 	}
 	r.lat = dsum{w.lat.sum.Swap(0), w.lat.min.Swap(math.MaxInt64), w.lat.max.Swap(math.MinInt64)}
 	r.integ = dsum{w.integ.sum.Swap(0), w.integ.min.Swap(math.MaxInt64), w.integ.max.Swap(math.MinInt64)}
@@ -438,10 +442,18 @@ func (g *group) retire(w *window) {
 // flush retires every current window, so that reads see every request
 // recorded before they started.
 func (g *group) flush() {
+	g.moving.Add(1)
 	for i := range g.cur {
 		if w := g.cur[i].Load(); w != nil && g.cur[i].CompareAndSwap(w, nil) {
 			g.retire(w)
 		}
+	}
+	g.moving.Add(-1)
+	// A window another goroutine took out before this flush is still on
+	// its way to the rings: wait for it, so that a read sees every request
+	// recorded before it began.
+	for g.moving.Load() != 0 {
+		runtime.Gosched()
 	}
 }
 
@@ -466,7 +478,7 @@ func mod(a, b int64) int64 {
 
 // rslot is one second or minute of a group.
 type rslot struct {
-	class [6]uint64 // requests by status class
+	class [6]uint32 // requests by status class (71 million a second fit a minute)
 	lat   dsum
 	integ dsum
 	h     [2]hist // latency, integration latency (milliseconds)
@@ -478,7 +490,7 @@ type dsum struct{ sum, min, max int64 }
 func (r *rslot) count() uint64 {
 	var n uint64
 	for _, c := range r.class {
-		n += c
+		n += uint64(c)
 	}
 	return n
 }

@@ -13,9 +13,8 @@ type ring[T any] struct {
 }
 
 type entry[T any] struct {
-	start int64 // unix second the slot begins at
-	used  bool
-	v     T
+	start1 int64 // 1 + the unix second the slot begins at; 0: never used
+	v      T
 }
 
 func newRing[T any](res, size int64) ring[T] {
@@ -42,7 +41,7 @@ func (r *ring[T]) get(start int64) *T {
 		return nil
 	}
 	e := &ch[i]
-	if !e.used || e.start != start {
+	if e.start1 != start+1 {
 		return nil
 	}
 	return &e.v
@@ -58,12 +57,12 @@ func (r *ring[T]) put(start int64) *T {
 		r.chunks[c] = ch
 	}
 	e := &ch[i]
-	if e.used && e.start == start {
+	if e.start1 == start+1 {
 		return &e.v
 	}
-	if e.used && e.start > start {
+	if e.start1 > start+1 {
 		return nil
 	}
-	*e = entry[T]{start: start, used: true}
+	*e = entry[T]{start1: start + 1}
 	return &e.v
 }

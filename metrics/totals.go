@@ -17,7 +17,7 @@ type totals struct {
 
 func (t *totals) add(r *rslot) {
 	for i, c := range r.class {
-		t.class[i] += c
+		t.class[i] += uint64(c)
 	}
 	t.lat += r.lat.sum
 	t.integ += r.integ.sum
