@@ -595,8 +595,12 @@ func (s *Service) CreateUsagePlanKey(sc awswire.Scope, planID, keyID, keyType st
 			}
 			next := *cur
 			next.KeyIDs = append(slices.Clone(cur.KeyIDs), keyID)
-			return actors.Edit[PlanState, UsagePlanKey]{Next: &next, Reply: PlanKey(&key.Key),
-				After: func() { syncLimits(d, &next, s.now()) }}, nil
+			// The key's limits exist before the link is published, so that
+			// no request passes the key check uncounted. If the write
+			// fails they stay unreachable (the data plane finds them only
+			// through a published link) and a later link reuses them.
+			syncLimits(d, &next, s.now())
+			return actors.Edit[PlanState, UsagePlanKey]{Next: &next, Reply: PlanKey(&key.Key)}, nil
 		})
 }
 

@@ -68,7 +68,8 @@ func (s *Service) GetUsage(sc awswire.Scope, planID, keyID string, start, end ti
 				days = append(days, [2]int64{u.Used, max(u.Remaining, 0)})
 			}
 		} else {
-			// A link whose limits its owner has not made yet: nothing used.
+			// Not expected (the owner makes them before it publishes the
+			// link, and on restore): nothing used.
 			for range to - from + 1 {
 				days = append(days, [2]int64{0, quotaLimit(p.Plan.Quota)})
 			}

@@ -55,8 +55,7 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 		})
 		if covers {
 			inv.apiKey, inv.apiKeyID = value, key.Key.ID
-			// Missing only in the moment between the link's publication
-			// and its owner making them: the request goes uncounted.
+			// The plan's owner makes them before it publishes the link.
 			inv.limits, _ = inv.ex.apis.KeyLimits(inv.scope, p.Plan.ID, key.Key.ID)
 			return nil
 		}
