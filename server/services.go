@@ -92,11 +92,15 @@ func backupService(env Env) Service {
 
 func apigatewayService(env Env) Service {
 	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
-	exec := rest.New(rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
+	opts := rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
 		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now,
 		EnforceThrottle: env.Config.EnforceGatewayThrottle,
 		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
-			Burst: int64(env.Config.AccountThrottleBurst)}})
+			Burst: int64(env.Config.AccountThrottleBurst)}}
+	if !env.Config.FixedTime.IsZero() {
+		opts.ThrottleClock = env.Now
+	}
+	exec := rest.New(opts)
 	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
 		Handlers: apigatewayhttp.Handlers(svc, exec), Partial: apigatewayhttp.Partial,
 		Execute: &execute.Owned{Handler: exec, Owns: func(id, region string) bool {

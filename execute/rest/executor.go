@@ -36,6 +36,11 @@ type Options struct {
 	// AccountLimits are each account's (per region) limits; zero:
 	// AWS's defaults (throttle.DefaultLimits).
 	AccountLimits throttle.Limits
+	// ThrottleClock is the time throttles and quotas are taken at; nil:
+	// when the request arrived. A frozen clock (EMULATOR_FIXED_TIME) sets
+	// it, so that quotas count on the day GetUsage reports and a run
+	// admits the same requests every time (buckets never refill).
+	ThrottleClock func() time.Time
 }
 
 // Executor runs requests against deployed REST APIs. It is safe for
@@ -55,6 +60,7 @@ type Executor struct {
 	// accounts are the account-level buckets, one per account and region.
 	accounts      *xsync.MapOf[awswire.Scope, *throttle.Bucket]
 	accountLimits throttle.Limits
+	throttleClock func() time.Time
 	// debug logs one line per execution; the level is fixed for the
 	// process, so it is read once.
 	debug bool
@@ -64,7 +70,8 @@ type Executor struct {
 func New(o Options) *Executor {
 	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
 		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat](),
-		enforce: o.EnforceThrottle, accounts: xsync.NewMapOf[awswire.Scope, *throttle.Bucket](), accountLimits: o.AccountLimits}
+		enforce: o.EnforceThrottle, accounts: xsync.NewMapOf[awswire.Scope, *throttle.Bucket](), accountLimits: o.AccountLimits,
+		throttleClock: o.ThrottleClock}
 	if e.accountLimits == (throttle.Limits{}) {
 		e.accountLimits = throttle.DefaultLimits()
 	}

@@ -70,7 +70,9 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 // answers 429 only when enforcing, and takes nothing from any level.
 func (inv *invocation) throttle() *gatewayError {
 	now := inv.req.Received
-	if now.IsZero() {
+	if c := inv.ex.throttleClock; c != nil {
+		now = c()
+	} else if now.IsZero() {
 		now = inv.ex.now()
 	}
 	ref := apigateway.MethodRef{APIID: inv.api.API.ID, Stage: inv.stage.StageName,

@@ -309,3 +309,24 @@ func TestThrottleAfterRestart(t *testing.T) {
 		t.Fatalf("usage %v, want [1 4]", got)
 	}
 }
+
+// TestThrottleFixedClock: under EMULATOR_FIXED_TIME requests count on the
+// frozen day, the one GetUsage reports, and buckets never refill.
+func TestThrottleFixedClock(t *testing.T) {
+	day := time.Date(2024, 5, 15, 10, 0, 0, 0, time.UTC)
+	k := newKeyed(t, &apigateway.CreateUsagePlanInput{
+		Throttle: &types.ThrottleSettings{BurstLimit: 2, RateLimit: 10000},
+		Quota:    &types.QuotaSettings{Limit: 10, Period: types.QuotaPeriodTypeWeek}}, []string{"/pets"},
+		enforcing(), servertest.WithConfig(func(c *config.Config) { c.FixedTime = day }))
+	k.get("/pets").want(t, 200, `{}`)
+	time.Sleep(5 * time.Millisecond)
+	k.get("/pets").want(t, 200, `{}`)
+	time.Sleep(5 * time.Millisecond)
+	k.get("/pets").wantError(t, 429, tooMany, "TooManyRequestsException")
+	u, err := k.c.GetUsage(ctx, &apigateway.GetUsageInput{UsagePlanId: &k.plan,
+		StartDate: aws.String("2024-05-14"), EndDate: aws.String("2024-05-15")})
+	k.must(err)
+	if got := fmt.Sprint(u.Items[k.key]); got != "[[0 10] [2 8]]" {
+		t.Fatalf("usage %s, want [[0 10] [2 8]]", got)
+	}
+}
