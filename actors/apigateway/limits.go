@@ -183,6 +183,20 @@ func (s *Service) StageBucket(sc awswire.Scope, st *Stage, m MethodRef, now time
 	return b
 }
 
+// AccountBucket returns the account's limit in the scope's region, made
+// with limits l on first use; a reset forgets it.
+func (s *Service) AccountBucket(sc awswire.Scope, l throttle.Limits, now time.Time) *throttle.Bucket {
+	d := s.scopes.Get(sc)
+	if b := d.account.Load(); b != nil {
+		return b
+	}
+	b := throttle.NewBucket(l, now.UnixNano())
+	if d.account.CompareAndSwap(nil, b) {
+		return b
+	}
+	return d.account.Load()
+}
+
 // stageMethodLimits are a stage's throttling of a method: its
 // methodSettings entry, else "*/*", else AWS's defaults. Entries are kept
 // under the path as written, without its leading slash: "~1pets/GET" or

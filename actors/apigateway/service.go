@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
@@ -49,6 +50,8 @@ type dirs struct {
 	// stageLimits: the stages' method throttling, one bucket per
 	// (API, stage, resource path, method).
 	stageLimits *xsync.MapOf[MethodRef, *throttle.Bucket]
+	// account is the account's limit in the region, made on first use.
+	account atomic.Pointer[throttle.Bucket]
 }
 
 func newDirs() *dirs {
@@ -437,6 +440,7 @@ func (s *Service) Detach() {
 		d.keyValues.Clear()
 		d.limits.Clear()
 		d.stageLimits.Clear()
+		d.account.Store(nil)
 		return true
 	})
 	s.ids.Reset()

@@ -57,8 +57,8 @@ type Executor struct {
 	formats   *xsync.MapOf[string, *accessFormat]
 	// enforce: throttling answers 429 (Options.EnforceThrottle).
 	enforce bool
-	// accounts are the account-level buckets, one per account and region.
-	accounts      *xsync.MapOf[awswire.Scope, *throttle.Bucket]
+	// accountLimits are the limits of each account's bucket (the
+	// service keeps the buckets, so that a reset forgets them).
 	accountLimits throttle.Limits
 	throttleClock func() time.Time
 	// debug logs one line per execution; the level is fixed for the
@@ -70,7 +70,7 @@ type Executor struct {
 func New(o Options) *Executor {
 	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
 		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat](),
-		enforce: o.EnforceThrottle, accounts: xsync.NewMapOf[awswire.Scope, *throttle.Bucket](), accountLimits: o.AccountLimits,
+		enforce: o.EnforceThrottle, accountLimits: o.AccountLimits,
 		throttleClock: o.ThrottleClock}
 	if e.accountLimits == (throttle.Limits{}) {
 		e.accountLimits = throttle.DefaultLimits()

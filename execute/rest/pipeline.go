@@ -3,10 +3,8 @@ package rest
 import (
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/cloudemu/emulator/actors/apigateway"
-	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/throttle"
 )
@@ -82,7 +80,7 @@ func (inv *invocation) throttle() *gatewayError {
 		l.Client, l.Quota = k.Client(ref), k.Quota
 	}
 	l.Stage = inv.ex.apis.StageBucket(inv.scope, inv.stage, ref, now)
-	l.Account = inv.ex.accountBucket(inv.scope, now)
+	l.Account = inv.ex.apis.AccountBucket(inv.scope, inv.ex.accountLimits, now)
 	d, _ := l.Take(now)
 	switch {
 	case d == throttle.Admitted || !inv.ex.enforce:
@@ -91,17 +89,6 @@ func (inv *invocation) throttle() *gatewayError {
 		return errQuota
 	}
 	return errThrottled
-}
-
-// accountBucket is the account's limit in the scope's region.
-func (e *Executor) accountBucket(sc awswire.Scope, now time.Time) *throttle.Bucket {
-	if b, ok := e.accounts.Load(sc); ok {
-		return b
-	}
-	b, _ := e.accounts.LoadOrCompute(sc, func() *throttle.Bucket {
-		return throttle.NewBucket(e.accountLimits, now.UnixNano())
-	})
-	return b
 }
 
 // validate runs the method's request validator (§2.5): the required

@@ -280,6 +280,13 @@ func TestAccountThrottle(t *testing.T) {
 	f.call("GET", "dev", "/pets", nil, "").want(t, 200, `{}`)
 	f.call("GET", "dev", "/toys", nil, "").want(t, 200, `{}`)
 	f.call("GET", "dev", "/pets", nil, "").wantError(t, 429, tooMany, "TooManyRequestsException")
+
+	// A reset forgets the account's bucket with everything else.
+	f.must(f.srv.Emulator.Reset())
+	f = newFixtureOn(t, f.srv)
+	f.mock("/pets", "GET", `{}`)
+	f.deploy("dev", nil)
+	f.call("GET", "dev", "/pets", nil, "").want(t, 200, `{}`)
 }
 
 // TestThrottleAfterRestart: usage is not persisted, but the restored plans'
