@@ -259,7 +259,7 @@ type group struct {
 	kind *kind
 	dims []Dimension // sorted
 	key  string
-	cur  []atomic.Pointer[window]
+	cur  []shardSlot
 	mask uint32
 	last atomic.Int64 // the last second a window was installed for
 	// moving counts windows taken out of cur and not yet in the rings.
@@ -271,11 +271,20 @@ type group struct {
 }
 
 func (s *Store) newGroup(k *kind, dims []Dimension, key string) *group {
-	g := &group{id: s.ids.Add(1), kind: k, dims: dims, key: key, cur: make([]atomic.Pointer[window], s.shards), mask: uint32(s.shards - 1)}
+	g := &group{id: s.ids.Add(1), kind: k, dims: dims, key: key, cur: make([]shardSlot, s.shards), mask: uint32(s.shards - 1)}
 	g.hi = newRing[rslot](1, s.hiSlots)
 	g.lo = newRing[rslot](60, s.loSlots)
 	g.last.Store(math.MinInt64)
 	return g
+}
+
+// shardSlot holds a shard's current window on a cache line of its own:
+// every request reads it, so a neighbour written often (another shard's
+// slot, or any small object the allocator put beside it) would make the
+// line bounce between cores.
+type shardSlot struct {
+	w atomic.Pointer[window]
+	_ [56]byte
 }
 
 // window counts one second of one shard.
@@ -344,7 +353,7 @@ func (g *group) record(sm *sample) {
 }
 
 func (g *group) recordOn(sm *sample, shard uint32) {
-	sh := &g.cur[shard&g.mask]
+	sh := &g.cur[shard&g.mask].w
 	for {
 		w := sh.Load()
 		if w == nil {
@@ -444,7 +453,7 @@ func (g *group) retire(w *window) {
 func (g *group) flush() {
 	g.moving.Add(1)
 	for i := range g.cur {
-		if w := g.cur[i].Load(); w != nil && g.cur[i].CompareAndSwap(w, nil) {
+		if w := g.cur[i].w.Load(); w != nil && g.cur[i].w.CompareAndSwap(w, nil) {
 			g.retire(w)
 		}
 	}
