@@ -112,6 +112,32 @@ func TestRecordHTTPNames(t *testing.T) {
 	}
 }
 
+func TestRecordHTTPCoarseSets(t *testing.T) {
+	s, _ := newTestStore(t)
+	for _, rk := range []string{"GET /items", "POST /items", "GET /items", "$default"} {
+		s.HTTPRoute("api1", "prod", rk[:min(len(rk), 4)], rk).Record(200, time.Millisecond, 0, t0)
+	}
+	s.RecordHTTP(HTTPRequest{APIID: "api1", Stage: "dev", Method: "GET", RouteKey: "GET /items", Status: 429, At: t0})
+	for _, tc := range []struct {
+		name  string
+		dims  []Dimension
+		count float64
+		err4  float64
+	}{
+		{"set=api", []Dimension{{"ApiId", "api1"}}, 5, 1},
+		{"set=stage", []Dimension{{"ApiId", "api1"}, {"Stage", "prod"}}, 4, 0},
+		{"set=route", []Dimension{{"ApiId", "api1"}, {"Stage", "prod"}, {"HttpMethod", "GET "}, {"RouteKey", "GET /items"}}, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := stats(t, s, "AWS/ApiGateway", "Count", tc.dims, t0, t0.Add(time.Minute), 60)
+			e := stats(t, s, "CLOUD/ApiGateway", "4xx", tc.dims, t0, t0.Add(time.Minute), 60)
+			if len(c) != 1 || c[0].Statistics[1] != tc.count || e[0].Statistics[0] != tc.err4 {
+				t.Errorf("Count %+v, 4xx %+v; want %v requests, %v client errors", c, e, tc.count, tc.err4)
+			}
+		})
+	}
+}
+
 func TestAPIName(t *testing.T) {
 	for _, tc := range []struct{ name, id, want string }{
 		{"pets", "abc", "pets"}, {"pé-ts", "abc", "p-ts"}, {"日本", "abc", "abc"}, {"", "abc", "abc"},
