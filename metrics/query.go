@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"cmp"
 	"encoding/base64"
 	"math"
 	"slices"
@@ -145,7 +144,7 @@ func (a *agg) addGroup(r *rslot, m int) {
 // the routes a coarser set sums) and the PutMetricData series of the same
 // name (both may exist).
 type sources struct {
-	gs   []*group // by id: several are locked in that order
+	gs   []*group
 	m    int
 	s    *series
 	unit string
@@ -160,7 +159,6 @@ func (s *Store) resolve(ns, name string, dims []Dimension) (src sources) {
 			src.gs, k = []*group{g}, g.kind
 		} else if p, ok := s.parents.Load(key); ok {
 			src.gs, k = p.members(), p.kind
-			slices.SortFunc(src.gs, func(a, b *group) int { return cmp.Compare(a.id, b.id) })
 		}
 		i := -1
 		if k != nil {
@@ -232,36 +230,38 @@ func (s *Store) scan(src sources, sp span, wantH bool, fn func(start int64, a *a
 	for _, g := range src.gs {
 		g.flush()
 	}
-	for _, g := range src.gs {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-	}
-	if src.s != nil {
-		src.s.mu.Lock()
-		defer src.s.mu.Unlock()
-	}
+	// Locks are taken per period and series, not for the whole read: the
+	// first request of each second retires a window under its series'
+	// lock, and must not wait for a long read.
 	a := agg{wantH: wantH}
 	for ps := sp.start; ps < sp.end; ps += sp.period {
 		a.reset()
-		for t := max(ps, oldest); t < ps+sp.period && t < sp.end; t += step {
-			for _, g := range src.gs {
-				r := &g.hi
-				if step == 60 {
-					r = &g.lo
-				}
+		from, to := max(ps, oldest), min(ps+sp.period, sp.end)
+		for _, g := range src.gs {
+			r := &g.hi
+			if step == 60 {
+				r = &g.lo
+			}
+			g.mu.Lock()
+			for t := from; t < to; t += step {
 				if x := r.get(t); x != nil {
 					a.addGroup(x, src.m)
 				}
 			}
-			if src.s != nil {
-				r := &src.s.hi
-				if step == 60 {
-					r = &src.s.lo
-				}
+			g.mu.Unlock()
+		}
+		if src.s != nil {
+			r := &src.s.hi
+			if step == 60 {
+				r = &src.s.lo
+			}
+			src.s.mu.Lock()
+			for t := from; t < to; t += step {
 				if x := r.get(t); x != nil {
 					a.addSeries(x)
 				}
 			}
+			src.s.mu.Unlock()
 		}
 		if a.count > 0 {
 			fn(ps, &a)

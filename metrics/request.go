@@ -255,7 +255,6 @@ func (p *parent) members() []*group {
 // waits for announced writers. Either the writer sees the bump and retries,
 // or the retirer sees the writer and waits for it.
 type group struct {
-	id   uint64
 	kind *kind
 	dims []Dimension // sorted
 	key  string
@@ -271,7 +270,7 @@ type group struct {
 }
 
 func (s *Store) newGroup(k *kind, dims []Dimension, key string) *group {
-	g := &group{id: s.ids.Add(1), kind: k, dims: dims, key: key, cur: make([]shardSlot, s.shards), mask: uint32(s.shards - 1)}
+	g := &group{kind: k, dims: dims, key: key, cur: make([]shardSlot, s.shards), mask: uint32(s.shards - 1)}
 	g.hi = newRing[rslot](1, s.hiSlots)
 	g.lo = newRing[rslot](60, s.loSlots)
 	g.last.Store(math.MinInt64)

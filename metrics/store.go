@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
@@ -37,7 +36,6 @@ type Store struct {
 	parents *xsync.MapOf[string, *parent]  // the coarser sets, by dimension key
 	series  *xsync.MapOf[string, *series]  // PutMetricData series, by series key
 	routes  *xsync.MapOf[routeKey, *group] // the request path's cache
-	ids     atomic.Uint64                  // orders groups, for locking several
 }
 
 // New returns an empty store.
