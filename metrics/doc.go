@@ -3,7 +3,8 @@
 // 1-second and 1-minute buckets with Sum, SampleCount, Minimum, Maximum and
 // a mergeable log-linear histogram for percentiles, bounded by configurable
 // retention; lock-free recording of API Gateway requests (RecordREST,
-// RecordHTTP) and PutMetricData datapoints (Put); the reads CloudWatch
+// RecordHTTP, or a kept Route handle; a route's coarser dimension sets are
+// summed when read) and PutMetricData datapoints (Put); the reads CloudWatch
 // clients make (ListMetrics, GetMetricStatistics, GetMetricData's
 // MetricStat) and a Prometheus text exposition. It must not know HTTP: it
 // imports no package of the emulator's, and the wire protocols, the error
