@@ -49,8 +49,9 @@ func New(c Config) *Store {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	// Twice as many shards as cores, so that two requests of one series
-	// rarely meet on the same counters.
+	// Twice as many shards as cores: each P keeps a shard token (see
+	// shardToken), and spare shards keep the tokens made after a GC emptied
+	// the pool from landing on a shard another core uses.
 	shards := 1
 	for shards < 2*runtime.GOMAXPROCS(0) && shards < 64 {
 		shards <<= 1
