@@ -223,6 +223,9 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_INIT_ENABLED", "InitEnabled"},
 	{"EMULATOR_INIT_DIRS", "InitDirs"},
 	{"EMULATOR_INIT_TIMEOUT", "InitTimeout"},
+	{"EMULATOR_ENFORCE_GATEWAY_THROTTLE", "EnforceGatewayThrottle"},
+	{"EMULATOR_ACCOUNT_THROTTLE_RATE", "AccountThrottleRate"},
+	{"EMULATOR_ACCOUNT_THROTTLE_BURST", "AccountThrottleBurst"},
 }
 
 // secretWords mark a variable whose value the debug endpoints never show.
