@@ -32,6 +32,17 @@ func (r *Refs) Remove(target, referrer string) { r.m.Delete(target + refSep + re
 // Referrers returns who refers to target, sorted and each once.
 func (r *Refs) Referrers(target string) []string { return r.under(target + refSep) }
 
+// AppendReferrers appends who refers to target to dst, in order, and
+// returns it: the data plane's form, which reuses dst.
+func (r *Refs) AppendReferrers(dst []string, target string) []string {
+	n := len(dst)
+	dst = r.m.Load().AppendKeysWithPrefix(dst, target+refSep)
+	for i := n; i < len(dst); i++ {
+		dst[i] = dst[i][len(target)+len(refSep):]
+	}
+	return dst
+}
+
 // ReferrersUnder returns who refers to any target starting with prefix
 // (every stage of an API: "apiID/"), sorted and each once.
 func (r *Refs) ReferrersUnder(prefix string) []string { return r.under(prefix) }

@@ -107,6 +107,24 @@ func (m Map[V]) From(k string) iter.Seq2[string, V] {
 	}
 }
 
+// AppendKeysWithPrefix appends the keys that start with p, in order, to
+// dst: Prefix without a closure, for callers that reuse dst.
+func (m Map[V]) AppendKeysWithPrefix(dst []string, p string) []string {
+	if m.m == nil {
+		return dst
+	}
+	it := m.m.Iterator()
+	it.Seek(p)
+	for !it.Done() {
+		key, _, _ := it.Next()
+		if !strings.HasPrefix(key, p) {
+			break
+		}
+		dst = append(dst, key)
+	}
+	return dst
+}
+
 // Prefix yields the entries whose keys start with p, in key order.
 func (m Map[V]) Prefix(p string) iter.Seq2[string, V] {
 	return func(yield func(string, V) bool) {

@@ -137,3 +137,20 @@ func BenchmarkSet(b *testing.B) {
 		})
 	}
 }
+
+func TestAppendKeysWithPrefix(t *testing.T) {
+	m := New[int]()
+	if got := m.AppendKeysWithPrefix(nil, "a"); len(got) != 0 {
+		t.Errorf("empty map: %q", got)
+	}
+	for i, k := range []string{"a", "ab\x00x", "ab\x00y", "abc", "b"} {
+		m = m.Set(k, i)
+	}
+	got := m.AppendKeysWithPrefix([]string{"keep"}, "ab\x00")
+	if want := []string{"keep", "ab\x00x", "ab\x00y"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := m.AppendKeysWithPrefix(nil, "z"); len(got) != 0 {
+		t.Errorf("past the end: %q", got)
+	}
+}

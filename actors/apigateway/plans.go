@@ -671,15 +671,23 @@ func unlinkKey(d *dirs, p *PlanState, keyID string) (*PlanState, func()) {
 // PlansOfKey returns the plans an API key is linked to, ordered by id,
 // through the keyPlans index.
 func (s *Service) PlansOfKey(sc awswire.Scope, keyID string) []*PlanState {
+	return s.AppendPlansOfKey(nil, new([]string), sc, keyID)
+}
+
+// AppendPlansOfKey appends the plans an API key is linked to, ordered by
+// id, to dst; *ids is scratch space, kept for the next call. The data
+// plane passes buffers it reuses, so that a keyed request does not
+// allocate for the lookup.
+func (s *Service) AppendPlansOfKey(dst []*PlanState, ids *[]string, sc awswire.Scope, keyID string) []*PlanState {
 	d, ok := s.scopes.Lookup(sc)
 	if !ok {
-		return nil
+		return dst
 	}
-	var out []*PlanState
-	for _, id := range d.keyPlans.Referrers(keyID) {
+	*ids = d.keyPlans.AppendReferrers((*ids)[:0], keyID)
+	for _, id := range *ids {
 		if p, ok := d.plans.Get(id); ok && slices.Contains(p.KeyIDs, keyID) {
-			out = append(out, p)
+			dst = append(dst, p)
 		}
 	}
-	return out
+	return dst
 }

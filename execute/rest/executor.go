@@ -115,7 +115,10 @@ type invocation struct {
 	apiKeyID  string
 	// limits are the throttles and quota of the request's API key under
 	// its usage plan; nil when the method takes no key.
-	limits     *apigateway.KeyLimits
+	limits *apigateway.KeyLimits
+	// plans and planIDs are the key lookup's reused buffers.
+	plans      []*apigateway.PlanState
+	planIDs    []string
 	extendedID string
 	traceID    string
 
@@ -142,8 +145,8 @@ var invocations = sync.Pool{New: func() any { return new(invocation) }}
 
 func (e *Executor) acquire(req *execute.Request, resp *execute.Response) *invocation {
 	inv := invocations.Get().(*invocation)
-	br, bq, vars := inv.backendResp, inv.backendReq, inv.renderVars
-	*inv = invocation{ex: e, req: req, resp: resp, renderVars: vars}
+	br, bq, vars, plans, planIDs := inv.backendResp, inv.backendReq, inv.renderVars, inv.plans, inv.planIDs
+	*inv = invocation{ex: e, req: req, resp: resp, renderVars: vars, plans: plans[:0], planIDs: planIDs[:0]}
 	inv.backendResp = execute.BackendResponse{Headers: br.Headers[:0], Body: br.Body[:0]}
 	inv.backendReq = execute.BackendRequest{Headers: bq.Headers[:0], Body: bq.Body[:0]}
 	return inv
@@ -158,6 +161,8 @@ func (inv *invocation) release() {
 	}
 	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
 	inv.limits = nil
+	clear(inv.plans) // no plan kept alive by the pool
+	inv.plans = inv.plans[:0]
 	invocations.Put(inv)
 }
 

@@ -47,7 +47,8 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 		return errInvalidKey
 	}
 	apiID := inv.api.API.ID
-	for _, p := range inv.ex.apis.PlansOfKey(inv.scope, key.Key.ID) {
+	inv.plans = inv.ex.apis.AppendPlansOfKey(inv.plans[:0], &inv.planIDs, inv.scope, key.Key.ID)
+	for _, p := range inv.plans {
 		covers := slices.ContainsFunc(p.Plan.APIStages, func(s apiStage) bool {
 			return s.APIID == apiID && s.Stage == inv.stage.StageName
 		})
