@@ -4,7 +4,7 @@
 #   .ci/e2e-backup.sh PATH-TO-EMULATOR-BINARY
 #
 # Starts the emulator on a free loopback port, drives every one of the 18
-# Backup operations of SPEC.md §4.1 with the AWS CLI, checks the replies, and
+# Backup operations of docs/backup.md with the AWS CLI, checks the replies, and
 # stops the emulator (SIGTERM, which must exit 0). Prints "ok  <step>" per step;
 # on a failure prints what was expected and what came back, the emulator's
 # log, and exits non-zero.

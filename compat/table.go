@@ -61,7 +61,7 @@ const (
 	anyOf   = "any"
 )
 
-// Rows is every compatibility path of SPEC.md §4.5, and the variants other
+// Rows is every compatibility path of docs/endpoints.md, and the variants other
 // emulators' suites call, with how each is answered. It is the one source
 // of the routes, of the 404 fallback and of the README table.
 var Rows = []Row{

@@ -48,7 +48,7 @@ func (h Headers) Del(name string) Headers {
 }
 
 // hopHeaders are the request headers API Gateway drops before an
-// integration (EXECUTION.md §2.1).
+// integration (docs/apigateway-execution.md §2.1).
 var hopHeaders = []string{"Connection", "Content-Length", "Content-MD5", "Expect", "Max-Forwards",
 	"Proxy-Authenticate", "Server", "TE", "Transfer-Encoding", "Trailer", "Upgrade", "WWW-Authenticate"}
 

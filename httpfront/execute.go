@@ -13,7 +13,7 @@ import (
 	"github.com/cloudemu/emulator/execute"
 )
 
-// Requests to deployed APIs arrive in four forms (EXECUTION.md §1); each
+// Requests to deployed APIs arrive in four forms (docs/apigateway-execution.md §1); each
 // names the API, the stage and the path after the stage:
 //
 //	http://{id}.execute-api.{anything}/{stage}/{path}

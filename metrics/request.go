@@ -31,7 +31,7 @@ const (
 
 var units = [5]string{"Count", "Count", "Count", "Milliseconds", "Milliseconds"}
 
-// The REST and HTTP API metrics of SPEC.md §4.4 (EXECUTION.md §9).
+// The REST and HTTP API metrics of docs/apigateway.md (docs/apigateway-execution.md §9).
 var (
 	restKind = &kind{
 		names: [5]string{"Count", "4XXError", "5XXError", "Latency", "IntegrationLatency"},

@@ -55,7 +55,7 @@ func (l Level) String() string {
 }
 
 // Levels are the limits one request must pass, most specific first
-// (docs: api-gateway-request-throttling; EXECUTION.md §8). A nil level does
+// (docs: api-gateway-request-throttling; docs/apigateway-execution.md §8). A nil level does
 // not apply. A request is admitted only if every level admits it, and then
 // it takes one token (or one request of quota) from each; a request refused
 // at any level takes nothing from any.

@@ -11,7 +11,7 @@ import (
 )
 
 // Domain names (with their base path mappings) and VPC links are inert
-// metadata (SPEC.md): each is one record with its own owner, and nothing
+// metadata (docs/apigateway.md): each is one record with its own owner, and nothing
 // routes through them.
 
 // NoneBasePath is how AWS names the empty base path, in replies and in the
@@ -603,7 +603,7 @@ func dropMappings(d *dirs, dn *DomainState, match func(*BasePathMapping) bool) (
 
 // ---- VPC links ----
 
-// CreateVpcLink creates a VPC link, AVAILABLE at once (SPEC.md): no
+// CreateVpcLink creates a VPC link, AVAILABLE at once (docs/apigateway.md): no
 // connectivity is ever set up.
 func (s *Service) CreateVpcLink(sc awswire.Scope, l VpcLink) (*LinkState, error) {
 	if l.Name == "" {

@@ -15,7 +15,7 @@ import (
 // other emulators allow, so that test suites can use stable URLs.
 const CustomIDTag = "_custom_id_"
 
-// restAPIPatch are the RestApi paths UpdateRestApi accepts: SPEC.md's four
+// restAPIPatch are the RestApi paths UpdateRestApi accepts: docs/apigateway.md's four
 // and the others AWS accepts, which Terraform and CDK patch.
 var restAPIPatch = Patchable{Style: BarePath, Rules: []PatchRule{
 	{"/name", []string{"replace"}},

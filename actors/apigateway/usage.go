@@ -10,7 +10,7 @@ import (
 
 // The usage GetUsage reports is each (plan, key) link's quota log
 // (KeyLimits.Quota): requests counted per UTC day by the data plane, in
-// memory only, starting empty on every start, as SPEC.md says.
+// memory only, starting empty on every start (docs/apigateway.md).
 
 // periodDays returns the first and last day of the quota period of p
 // holding day: the day itself, the week from Sunday, the calendar month

@@ -11,7 +11,7 @@ import (
 	"github.com/cloudemu/emulator/store"
 )
 
-// Domain names, with their API mappings, are inert metadata (SPEC.md): each
+// Domain names, with their API mappings, are inert metadata (docs/apigatewayv2.md): each
 // domain is one record with its own owner, and nothing routes through it.
 // They are not the v1 package's domain names, although AWS has a single
 // kind of domain name behind both APIs.

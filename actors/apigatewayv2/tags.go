@@ -6,7 +6,7 @@ import (
 	"github.com/cloudemu/emulator/awswire"
 )
 
-// Tags live on the record of the resource they name (SPEC.md): TagResource,
+// Tags live on the record of the resource they name (docs/apigatewayv2.md): TagResource,
 // UntagResource and GetTags find that record's owner from the ARN and
 // change it there, so tags go wherever the resource goes (deleted with it,
 // persisted with it).

@@ -10,7 +10,7 @@ import (
 	"github.com/cloudemu/emulator/store"
 )
 
-// VPC links are inert (SPEC.md): AVAILABLE as soon as they are created, and
+// VPC links are inert (docs/apigatewayv2.md): AVAILABLE as soon as they are created, and
 // no connectivity is ever set up. Each is one record with its own owner.
 
 // VPC link fixed values.

@@ -13,7 +13,7 @@ import (
 type CreatePlanInput struct {
 	Document PlanDocument
 	// AdvancedResourceTypes are the resource types of the request's
-	// AdvancedBackupSettings: checked, then dropped (SPEC.md).
+	// AdvancedBackupSettings: checked, then dropped (docs/backup.md).
 	AdvancedResourceTypes []string
 	CreatorRequestID      *string
 	Tags                  map[string]string

@@ -7,7 +7,7 @@ import (
 	"github.com/cloudemu/emulator/awswire"
 )
 
-// Tags live on the record of the resource they name (SPEC.md): the tag
+// Tags live on the record of the resource they name (docs/backup.md): the tag
 // operations find that record's owner from the ARN and change it there.
 
 // tagged is one kind of taggable record: its directory, store kind, how to

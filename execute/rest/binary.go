@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Payload encodings (EXECUTION.md, recorded B-01…B-09): a payload is
+// Payload encodings (docs/apigateway-execution.md, recorded B-01…B-09): a payload is
 // binary when its media type is one of the API's binaryMediaTypes;
 // contentHandling converts between binary and base64 text; text that is
 // not UTF-8 is read as Java reads it, each ill-formed sequence replaced by

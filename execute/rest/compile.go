@@ -189,7 +189,7 @@ func compileIntegration(in *apigateway.Integration) *integration {
 				out.restricted = true
 			}
 			// API Gateway drops these mappings for HTTP backends without
-			// a word (EXECUTION.md, recorded X-01).
+			// a word (docs/apigateway-execution.md, recorded X-01).
 			if !function && droppedMapping(p.name) {
 				continue
 			}

@@ -9,7 +9,7 @@ import (
 // template reads it, so that a template reading $context.stage does not pay
 // for the twenty-odd others; the override maps and what templates write
 // are kept, so that the request template's overrides reach the response
-// template (EXECUTION.md §5).
+// template (docs/apigateway-execution.md §5).
 type contextObject struct {
 	inv *invocation
 	// identity, error: built on first read.

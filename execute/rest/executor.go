@@ -31,7 +31,7 @@ type Options struct {
 	Now       func() time.Time
 	// EnforceThrottle answers a request that a usage plan, a stage or the
 	// account throttles (or that is over its quota) with 429. Without it
-	// requests are counted and decided, and run anyway (SPEC.md).
+	// requests are counted and decided, and run anyway (docs/apigateway.md).
 	EnforceThrottle bool
 	// AccountLimits are each account's (per region) limits; zero:
 	// AWS's defaults (throttle.DefaultLimits).
@@ -185,7 +185,7 @@ var (
 	errForbidden = &gatewayError{responseType: "", message: "Forbidden", errorType: "ForbiddenException"}
 )
 
-// serve runs the pipeline of EXECUTION.md §2.
+// serve runs the pipeline of docs/apigateway-execution.md §2.
 func (inv *invocation) serve() {
 	req := inv.req
 	api, sc, ok := inv.ex.apis.APIByID(strings.ToLower(req.APIID), req.Region)

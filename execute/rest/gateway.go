@@ -11,7 +11,7 @@ import (
 )
 
 // gatewayError is a failure API Gateway answers with a gateway response
-// (EXECUTION.md §3): its type picks the response, its message fills
+// (docs/apigateway-execution.md §3): its type picks the response, its message fills
 // $context.error.message.
 type gatewayError struct {
 	responseType string

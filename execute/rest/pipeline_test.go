@@ -79,7 +79,7 @@ func TestValidators(t *testing.T) {
 }
 
 // TestGatewayResponses: a customised response type, the DEFAULT_4XX
-// family and the built-in defaults (EXECUTION.md §3).
+// family and the built-in defaults (docs/apigateway-execution.md §3).
 func TestGatewayResponses(t *testing.T) {
 	f := newFixture(t)
 	f.mock("/pets", "GET", `{}`)

@@ -15,7 +15,7 @@ type RouteSpec struct {
 }
 
 // Routes matches request paths to a deployment's resources as API Gateway
-// does (EXECUTION.md §1): literal segments over {param} over {proxy+},
+// does (docs/apigateway-execution.md §1): literal segments over {param} over {proxy+},
 // backtracking into a less specific branch when a more specific one ends
 // without a resource that has the method; an explicit method over ANY.
 // It is built once per deployment and read concurrently.

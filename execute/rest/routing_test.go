@@ -8,7 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 )
 
-// TestRoutingPrecedence is EXECUTION.md §1 and the recorded R-01…R-04:
+// TestRoutingPrecedence is docs/apigateway-execution.md §1 and the recorded R-01…R-04:
 // literal over {param} over greedy, explicit method over ANY, fallback to a
 // greedy resource higher up, HEAD not served by GET, trailing and doubled
 // slashes, raw path parameters.

@@ -57,7 +57,7 @@ func (m *modelSchema) compile() {
 var errNoModel = errors.New("the model does not exist")
 
 // validate checks a request body against the model. An empty body is
-// read as {} (EXECUTION.md §2.5).
+// read as {} (docs/apigateway-execution.md §2.5).
 func (m *modelSchema) validate(body []byte) error {
 	if m == nil {
 		return errNoModel

@@ -149,7 +149,7 @@ type answer struct {
 	body   string
 }
 
-// call sends a request in the SPEC's path form.
+// call sends a request in the documented path form.
 func (f *fixture) call(method, stage, path string, header map[string]string, body string) answer {
 	f.t.Helper()
 	return f.do(method, f.srv.URL+"/restapis/"+f.api+"/"+stage+"/_user_request_"+path, "", header, body)

@@ -95,8 +95,8 @@ func (h *handlers) getResource(c *restjson.Call) error {
 	return resWrite(c, http.StatusOK, r, resEmbedsMethods(c))
 }
 
-// getResources lists every resource of the API, ordered by path. SPEC.md
-// says GetResources does not paginate: limit is checked as on every list,
+// getResources lists every resource of the API, ordered by path, in one
+// page (docs/apigateway.md): limit is checked as on every list,
 // and then every resource is returned, without a position.
 func (h *handlers) getResources(c *restjson.Call) error {
 	id, err := label(c, "restapi_id")

@@ -362,8 +362,8 @@ func TestGetResourcesEmbed(t *testing.T) {
 }
 
 // TestGetResourcesMany builds an API of 500 resources and lists them all
-// in one answer, ordered by path: SPEC.md says GetResources does not
-// paginate.
+// in one answer, ordered by path: GetResources does not paginate here
+// (docs/apigateway.md, "Listings in one page").
 func TestGetResourcesMany(t *testing.T) {
 	_, c := start(t)
 	api, root := resAPI(t, c)

@@ -73,7 +73,8 @@ func (h *handlers) getRestAPI(c *restjson.Call) error {
 	return nil
 }
 
-// getRestAPIs lists every API: SPEC.md says GetRestApis does not paginate.
+// getRestAPIs lists every API in one page (docs/apigateway.md, "Listings in
+// one page").
 func (h *handlers) getRestAPIs(c *restjson.Call) error {
 	apis := h.svc.APIs(c.Scope)
 	out := make([]*apigateway.API, len(apis))

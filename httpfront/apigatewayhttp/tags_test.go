@@ -73,7 +73,7 @@ func TestTagsRestAPI(t *testing.T) {
 	if got := tagsGet(t, c, arn); !tagsEqual(got, map[string]string{"team": "y", "env": "dev"}) {
 		t.Fatalf("after untag: %v", got)
 	}
-	// SPEC.md's comma-separated form, with the ARN's slashes raw.
+	// docs/apigateway.md's comma-separated form, with the ARN's slashes raw.
 	if r := domainsDo(t, srv, "DELETE", "/tags/arn:aws:apigateway:us-east-1::/restapis/myapi?tagKeys=team,env", ""); r.status != 204 || len(r.raw) != 0 {
 		t.Fatalf("untag comma form: %d %s", r.status, r.raw)
 	}

@@ -31,7 +31,7 @@ func vpcLinkView(st *apigateway.LinkState) vpcLinkWithTags {
 }
 
 // createVpcLink answers 202 as AWS does; the link is AVAILABLE at once
-// (SPEC.md), so the reply already says so.
+// (docs/apigateway.md), so the reply already says so.
 func (h *handlers) createVpcLink(c *restjson.Call) error {
 	var in createVpcLinkBody
 	if err := decode(c, &in); err != nil {

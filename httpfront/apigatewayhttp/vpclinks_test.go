@@ -15,7 +15,7 @@ const vpcLinkNLB = "arn:aws:elasticloadbalancing:us-east-1:000000000000:loadbala
 func TestVpcLinkLifecycle(t *testing.T) {
 	srv, c := start(t)
 	ctx := context.Background()
-	// CreateVpcLink answers 202; the link is AVAILABLE at once (SPEC.md).
+	// CreateVpcLink answers 202; the link is AVAILABLE at once (docs/apigateway.md).
 	r := domainsDo(t, srv, "POST", "/vpclinks", `{"name":"first","targetArns":["`+vpcLinkNLB+`"]}`)
 	id, _ := r.body["id"].(string)
 	if r.status != 202 || len(id) != 6 || r.body["name"] != "first" || r.body["status"] != "AVAILABLE" ||

@@ -83,7 +83,7 @@ func (h *handlers) getAPI(c *restjson.Call) error {
 	return nil
 }
 
-// getAPIs lists every API: SPEC.md says GetApis does not paginate, but the
+// getAPIs lists every API in one page (docs/apigatewayv2.md), but the
 // paging members are still checked as AWS checks them.
 func (h *handlers) getAPIs(c *restjson.Call) error {
 	if _, err := readPage(c); err != nil {

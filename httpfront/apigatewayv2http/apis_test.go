@@ -238,7 +238,7 @@ func TestAPIsList(t *testing.T) {
 	for _, n := range []string{"a", "b", "c"} {
 		want[apisHTTP(t, c, n)] = true
 	}
-	// GetApis does not paginate (SPEC.md), yet checks its paging members.
+	// GetApis does not paginate (docs/apigatewayv2.md), yet checks its paging members.
 	out, err := c.GetApis(ctx, &apigatewayv2.GetApisInput{MaxResults: aws.String("1")})
 	if err != nil || len(out.Items) != 3 || out.NextToken != nil {
 		t.Fatalf("list: %v %+v", err, out)

@@ -33,7 +33,7 @@ func (h *handlers) tagResource(c *restjson.Call) error {
 }
 
 // untagResource takes tagKeys repeated (tagKeys=a&tagKeys=b, as the SDKs
-// send it) or comma-separated (tagKeys=a,b, as SPEC.md writes it).
+// send it) or comma-separated (tagKeys=a,b, as docs/apigatewayv2.md writes it).
 func (h *handlers) untagResource(c *restjson.Call) error {
 	arn, err := c.Label("resource-arn")
 	if err != nil {

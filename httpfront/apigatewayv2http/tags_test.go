@@ -89,7 +89,7 @@ func TestTagsDomainAndLink(t *testing.T) {
 		return got.Tags
 	})
 
-	// SPEC.md's comma-separated form, with the ARN's slashes raw; the
+	// docs/apigatewayv2.md's comma-separated form, with the ARN's slashes raw; the
 	// last tags gone, GetTags answers {"tags": {}}.
 	r := send(t, srv, "DELETE", "/v2/tags/"+link+"?tagKeys=team,env&tagKeys=keep", "")
 	if r.status != 204 || len(r.raw) != 0 {

@@ -42,7 +42,7 @@ func (h *handlers) createAccessPoint(c *restjson.Call) error {
 
 // accessPointView is an access point as reads return it. BackupVaultName,
 // BackupVaultArn, ResourceArn and ResourceType are absent: no recovery point
-// exists to name them (SPEC.md §2.1).
+// exists to name them (docs/backup.md).
 type accessPointView struct {
 	AccessPointArn      string            `json:"AccessPointArn"`
 	AccessPointMetadata map[string]string `json:"AccessPointMetadata"`

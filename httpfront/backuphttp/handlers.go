@@ -35,7 +35,7 @@ func Handlers(svc *backup.Service) map[string]restjson.Handler {
 }
 
 // Partial lists the supported operations that are emulated only in part
-// (SPEC.md §4.1); the others are fully supported.
+// (docs/backup.md); the others are fully supported.
 var Partial = []string{
 	"CreateBackupPlan", "UpdateBackupPlan", "GetBackupPlan", "ListBackupPlans",
 	"DescribeBackupVault", "ListBackupVaults",
@@ -84,7 +84,7 @@ type vaultView struct {
 }
 
 // Every vault is a standard vault, available at once, never locked, with no
-// recovery point and no retention members (SPEC.md §2.1).
+// recovery point and no retention members (docs/backup.md).
 const (
 	vaultType  = "BACKUP_VAULT"
 	vaultState = "AVAILABLE"

@@ -10,7 +10,7 @@ import (
 // it into $context. Empty fields are left out of the map, so they render
 // as nothing and compare equal to $null, as API Gateway's absent values
 // do. Field names follow the $context variables of the API Gateway
-// developer guide (mapping template reference; EXECUTION.md §4).
+// developer guide (mapping template reference; docs/apigateway-execution.md §4).
 type Context struct {
 	AccountID         string // $context.accountId
 	APIID             string // $context.apiId
@@ -134,7 +134,7 @@ func put(m *vtl.Map, k, v string) {
 // $context.responseOverride. Empty groups are nil.
 type Overrides struct {
 	// Status is responseOverride.status when it is an integer in
-	// [100, 599], else 0: API Gateway ignores other values (EXECUTION.md §2).
+	// [100, 599], else 0: API Gateway ignores other values (docs/apigateway-execution.md §2).
 	Status          int
 	ResponseHeaders map[string]string
 	RequestHeaders  map[string]string

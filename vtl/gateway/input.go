@@ -10,7 +10,7 @@ import (
 
 // emptyBody is what $input.body is, and what $input.json and $input.path
 // read, when the body is empty: API Gateway shows "{}"
-// (EXECUTION.md §5, test_input_body_formatting).
+// (docs/apigateway-execution.md §5, test_input_body_formatting).
 const emptyBody = "{}"
 
 // Input is $input. It parses the body at most once, on the first
@@ -74,7 +74,7 @@ func (in *Input) Call(name string, args []vtl.Value) (vtl.Value, bool, error) {
 		}
 		if !found {
 			// Nothing matched, or the body is not JSON: a JSON empty
-			// string (EXECUTION.md §5).
+			// string (docs/apigateway-execution.md §5).
 			return `""`, true, nil
 		}
 		return vtl.JSON(v), true, nil

@@ -10,7 +10,7 @@ import (
 // MockStatus reads the status code out of a MOCK integration's rendered
 // request template, which must be an object with an integer statusCode:
 // {"statusCode": 200}. API Gateway also accepts the unquoted key that
-// CDK's CORS preflight emits, {statusCode: 200} (EXECUTION.md §5), so a
+// CDK's CORS preflight emits, {statusCode: 200} (docs/apigateway-execution.md §5), so a
 // text that is not JSON gets a lenient second reading. ok is false when
 // there is no integer statusCode, which API Gateway answers with 500.
 func MockStatus(rendered string) (int, bool) {

@@ -21,7 +21,7 @@ func render(t testing.TB, src string, req Request) string {
 }
 
 // TestInput covers $input. Expectations marked AWS are the recordings
-// EXECUTION.md §5 summarises (localstack's test_apigateway_common
+// docs/apigateway-execution.md §5 summarises (localstack's test_apigateway_common
 // snapshot: test_input_path_template_formatting,
 // test_input_body_formatting); the others are API Gateway's documented
 // behaviour.
@@ -75,12 +75,12 @@ func TestInput(t *testing.T) {
 		{"json=escapes", `{"s": "a\"b\\c\nd"}`, "$input.json('$.s')", `"a\"b\\c\nd"`, nil},
 		{"json=wildcard", `{"items": [{"id": 1}, {"id": 2}]}`, "$input.json('$.items[*].id')", "[1,2]", nil},
 		{"json=emptyBody", "", "$input.json('$')", "{}", nil},
-		// EXECUTION.md §5: a JSON empty string when nothing matches or the
+		// docs/apigateway-execution.md §5: a JSON empty string when nothing matches or the
 		// body is not JSON.
 		{"json=missing", `{"foo": "bar"}`, "$input.json('$.nope')", `""`, nil},
 		{"json=notJSON", "hello", "$input.json('$')", `""`, nil},
 
-		// EXECUTION.md §5: path, then querystring, then header; "" when absent.
+		// docs/apigateway-execution.md §5: path, then querystring, then header; "" when absent.
 		{"params=path", "", "$input.params('id')", "p-id", &params},
 		{"params=pathFirst", "", "$input.params('shared')", "from-path", &params},
 		{"params=queryBeforeHeader", "", "$input.params('both')", "from-query", &params},
@@ -172,7 +172,7 @@ func TestContext(t *testing.T) {
 		{"absentIsEmpty", "[$context.identity.caller][$context.domainName]", "[][]"},
 		{"absentIsNull", "#if($context.identity.user == $null)null#end", "null"},
 		{"authorizer", "$context.authorizer.principalId $context.authorizer.claims.email", "user-1 a@b.c"},
-		// The default gateway response template (EXECUTION.md §3).
+		// The default gateway response template (docs/apigateway-execution.md §3).
 		{"errorTemplate", `{"message":$context.error.messageString}`, `{"message":"Missing \"token\""}`},
 		{"errorType", "$context.error.responseType", "UNAUTHORIZED"},
 		{"overridesEmpty", "$context.requestOverride $context.responseOverride", "{header={}, path={}, querystring={}} {header={}}"},
@@ -205,7 +205,7 @@ func TestStageVariables(t *testing.T) {
 	}
 }
 
-// TestOverrides follows the AWS recordings EXECUTION.md §5 cites from
+// TestOverrides follows the AWS recordings docs/apigateway-execution.md §5 cites from
 // localstack's test_apigateway_integrations snapshot.
 func TestOverrides(t *testing.T) {
 	tests := []struct {

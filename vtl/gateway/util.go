@@ -138,7 +138,7 @@ func writeU(b *strings.Builder, r rune) {
 // URLEncode is Java's URLEncoder.encode(s, "UTF-8"), form encoding:
 // letters, digits and . - * _ stay, a space becomes +, every other byte
 // %XX. API Gateway turns {"some": "value"} into
-// %7B%22some%22%3A+%22value%22%7D (EXECUTION.md §5).
+// %7B%22some%22%3A+%22value%22%7D (docs/apigateway-execution.md §5).
 func URLEncode(s string) string {
 	n := 0
 	for i := 0; i < len(s); i++ {

@@ -49,7 +49,7 @@ func TestEscapeJavaScriptPlainDoesNotAllocate(t *testing.T) {
 
 func TestURLEncode(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		// Recorded on AWS (EXECUTION.md §5).
+		// Recorded on AWS (docs/apigateway-execution.md §5).
 		{"aws", `{"some": "value"}`, "%7B%22some%22%3A+%22value%22%7D"},
 		{"safeSet", "aZ09.-*_", "aZ09.-*_"},
 		{"tilde", "a~b", "a%7Eb"},
@@ -147,7 +147,7 @@ func TestMockStatus(t *testing.T) {
 		{"jsonCompact", `{"statusCode":404}`, 404, true},
 		{"jsonMoreKeys", `{"a": 1, "statusCode": 302, "b": [1]}`, 302, true},
 		{"jsonBlank", "\n  {\"statusCode\": 500}\n", 500, true},
-		// CDK's CORS preflight template (EXECUTION.md §5).
+		// CDK's CORS preflight template (docs/apigateway-execution.md §5).
 		{"unquotedKey", `{ statusCode: 200 }`, 200, true},
 		{"singleQuotedKey", `{'statusCode': 204}`, 204, true},
 		{"unquotedMoreKeys", `{foo: 1, statusCode: 201}`, 201, true},

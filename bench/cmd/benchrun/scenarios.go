@@ -152,7 +152,7 @@ func deployREST(addr, name, path, verb, integration, response string) (string, e
 }
 
 // executeMock is a request to a deployed MOCK method with a small response
-// template, in the SPEC's path form.
+// template, in the documented path form.
 func executeMock() scenario {
 	var path string
 	return scenario{
@@ -326,7 +326,7 @@ func getRestAPI() scenario {
 	}
 }
 
-// getResources lists an API of n resources (SPEC.md: GetResources returns
+// getResources lists an API of n resources (docs/apigateway.md: GetResources returns
 // everything, unpaginated).
 func getResources(n int) scenario {
 	var path string
