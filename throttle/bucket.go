@@ -110,12 +110,7 @@ func (b *Bucket) Counts() Counts {
 // fractional part included.
 func (b *Bucket) Available(now int64) float64 {
 	for {
-		p := b.p.Load()
-		w := b.state.Load()
-		if w>>genShift != p.gen&genMask {
-			b.finish(p, now)
-			continue
-		}
+		p, w := b.current(now)
 		switch {
 		case p.none:
 			return 0
@@ -176,15 +171,23 @@ func (b *Bucket) allow(now int64) bool {
 	return max(rel, tf)+p.a-tf <= p.window
 }
 
-// take takes a token at time now if there is one.
-func (b *Bucket) take(now int64) (receipt, bool) {
+// current returns the parameters and the state word in the same terms,
+// first converting a word a change of limits left in older terms.
+func (b *Bucket) current(now int64) (*params, uint64) {
 	for {
 		p := b.p.Load()
 		w := b.state.Load()
-		if w>>genShift != p.gen&genMask {
-			b.finish(p, now)
-			continue
+		if w>>genShift == p.gen&genMask {
+			return p, w
 		}
+		b.finish(p, now)
+	}
+}
+
+// take takes a token at time now if there is one.
+func (b *Bucket) take(now int64) (receipt, bool) {
+	for {
+		p, w := b.current(now)
 		switch {
 		case p.none:
 			return receipt{}, false
