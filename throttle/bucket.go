@@ -109,19 +109,17 @@ func (b *Bucket) Counts() Counts {
 // Available returns how many tokens the bucket holds at time now,
 // fractional part included.
 func (b *Bucket) Available(now int64) float64 {
-	for {
-		p, w := b.current(now)
-		switch {
-		case p.none:
-			return 0
-		case p.a == 0:
-			return float64(p.burst)
-		}
-		whole, part := p.debt(w&relMask, now)
-		// A jump written at the ceiling of a coarse unit may run a unit past
-		// the window: never below zero.
-		return max(float64(p.burst)-float64(whole)-float64(part)/float64(p.a), 0)
+	p, w := b.current(now)
+	switch {
+	case p.none:
+		return 0
+	case p.a == 0:
+		return float64(p.burst)
 	}
+	whole, part := p.debt(w&relMask, now)
+	// A jump written at the ceiling of a coarse unit may run a unit past
+	// the window: never below zero.
+	return max(float64(p.burst)-float64(whole)-float64(part)/float64(p.a), 0)
 }
 
 // SetLimits changes the bucket's limits at time now, atomically with
