@@ -73,6 +73,8 @@ type Deps struct {
 	Counts func() []ResourceCount
 	// Init is the init hook runner whose status /_emulator/init reports.
 	Init *inithook.Runner
+	// Metrics writes what /_emulator/metrics serves (nil: nothing).
+	Metrics MetricsWriter
 }
 
 // Route is one endpoint.
@@ -95,6 +97,7 @@ func Routes(d Deps) []Route {
 	for _, p := range []string{"/_emulator/reset", "/_compat/state/reset", "/_localstack/state/reset"} {
 		rs = append(rs, Route{http.MethodPost, p, h.reset})
 	}
+	rs = append(rs, h.metricsRoutes()...)
 	rs = append(rs, initRoutes(d)...)
 	rs = append(rs, h.debugRoutes()...)
 	rs = append(rs, h.fallbackRoutes()...)

@@ -226,6 +226,7 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_ENFORCE_GATEWAY_THROTTLE", "EnforceGatewayThrottle"},
 	{"EMULATOR_ACCOUNT_THROTTLE_RATE", "AccountThrottleRate"},
 	{"EMULATOR_ACCOUNT_THROTTLE_BURST", "AccountThrottleBurst"},
+	{"EMULATOR_METRICS_RETENTION", "MetricsRetention"},
 }
 
 // secretWords mark a variable whose value the debug endpoints never show.

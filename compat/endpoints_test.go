@@ -191,6 +191,15 @@ func checkRow(t *testing.T, srv *servertest.Server, row compat.Row, method, path
 		if method == http.MethodHead {
 			return
 		}
+		if row.Path == "/_compat/usage" {
+			if ct := a.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+				t.Errorf("Content-Type %q, want Prometheus text", ct)
+			}
+			if !strings.Contains(string(a.body), "emulator_apigateway_throttle_enforced 0") {
+				t.Errorf("body %q lacks the Prometheus exposition", a.body)
+			}
+			return
+		}
 		m := a.object(t)
 		for _, k := range map[string][]string{
 			"/_compat/health":       {"services", "edition", "version"},
@@ -283,7 +292,6 @@ func TestFallback(t *testing.T) {
 		{"GET", "/_emulator/nope", "no-such-endpoint", ""},
 		{"DELETE", "/_emulator/health", "no-such-endpoint", ""},
 		{"GET", "/_emulator/ses/inbox/messages", "not-served-yet", "/_emulator/ses/inbox/messages"},
-		{"GET", "/_emulator/metrics", "not-served-yet", "/_emulator/metrics"},
 		{"GET", "/_emulator/lambda/runtimes", "not-served-yet", "/_emulator/lambda/runtimes"},
 		{"GET", "/_aws/sqs/messages?QueueUrl=http://localhost:4566/000000000000/q", "not-served-yet", "GET /{account}/{queue}"},
 		{"DELETE", "/_aws/dynamodb/expired/", "no-replacement", ""},

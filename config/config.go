@@ -58,6 +58,9 @@ type Config struct {
 	// account limit per region (EMULATOR_ACCOUNT_THROTTLE_RATE, _BURST).
 	AccountThrottleRate  float64
 	AccountThrottleBurst int
+	// MetricsRetention is how long request metrics are kept
+	// (EMULATOR_METRICS_RETENTION).
+	MetricsRetention Retention
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -91,6 +94,7 @@ func Default() Config {
 		// AWS's default account limit.
 		AccountThrottleRate:  10000,
 		AccountThrottleBurst: 5000,
+		MetricsRetention:     DefaultMetricsRetention,
 		InitEnabled:          true,
 		InitDirs:             slices.Clone(DefaultInitDirs),
 		InitTimeout:          30 * time.Second,
@@ -228,6 +232,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_ACCOUNT_THROTTLE_RATE", v, "must be requests per second from 0.01 to 1000000000"}
 		}
 		c.AccountThrottleRate = f
+	}
+	if v, ok := get("EMULATOR_METRICS_RETENTION"); ok {
+		hi, lo, err := ParseRetention(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_METRICS_RETENTION", v, "must be <1-second retention>[,<1-minute retention>], each a duration or days, such as 3h,15d"}
+		}
+		c.MetricsRetention = Retention{hi, lo}
 	}
 	if v, ok := get("EMULATOR_INIT_ENABLED"); ok {
 		b, err := parseBool(v)

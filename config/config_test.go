@@ -41,6 +41,7 @@ func TestDefault(t *testing.T) {
 		// AWS's default account limit.
 		AccountThrottleRate:  10000,
 		AccountThrottleBurst: 5000,
+		MetricsRetention:     config.Retention{High: 3 * time.Hour, Low: 15 * 24 * time.Hour},
 		InitEnabled:          true,
 		InitDirs:             []string{"/etc/compat/init", "/etc/emulator/init"},
 		InitTimeout:          30 * time.Second,
@@ -203,6 +204,7 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_ENFORCE_GATEWAY_THROTTLE": "true",
 		"EMULATOR_ACCOUNT_THROTTLE_RATE":    "0.5",
 		"EMULATOR_ACCOUNT_THROTTLE_BURST":   "7",
+		"EMULATOR_METRICS_RETENTION":        "30m,2d",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -219,6 +221,7 @@ func TestFromEnvAll(t *testing.T) {
 		EnforceGatewayThrottle: true,
 		AccountThrottleRate:    0.5,
 		AccountThrottleBurst:   7,
+		MetricsRetention:       config.Retention{High: 30 * time.Minute, Low: 48 * time.Hour},
 
 		InitEnabled: false,
 		InitDirs:    []string{"/hooks/one", "/hooks/two"},
@@ -286,6 +289,10 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "NaN"},
 		{"EMULATOR_ACCOUNT_THROTTLE_BURST", "0"},
 		{"EMULATOR_ACCOUNT_THROTTLE_BURST", "100001"},
+		{"EMULATOR_METRICS_RETENTION", "forever"},
+		{"EMULATOR_METRICS_RETENTION", "2d,1d"},
+		{"EMULATOR_METRICS_RETENTION", "3h,100d"},
+		{"EMULATOR_METRICS_RETENTION", "1h,2h,3h"},
 		{"EMULATOR_ASK_TIMEOUT", ""},
 		{"EMULATOR_ASK_TIMEOUT", "bad"},
 		{"EMULATOR_ASK_TIMEOUT", "0"},

@@ -155,7 +155,7 @@ func (s *Store) resolve(ns, name string, dims []Dimension) (src sources) {
 	if ns == Namespaces[0] || ns == Namespaces[1] {
 		key := dimKey(sorted)
 		var k *kind
-		if g, ok := s.groups.Load(key); ok {
+		if g, ok := s.groups.Load(key); ok && !g.hidden {
 			src.gs, k = []*group{g}, g.kind
 		} else if p, ok := s.parents.Load(key); ok {
 			src.gs, k = p.members(), p.kind
@@ -461,7 +461,7 @@ func (s *Store) ListMetrics(q ListMetricsQuery) ([]Metric, string, error) {
 		}
 	}
 	s.groups.Range(func(_ string, g *group) bool {
-		if g.last.Load() >= since {
+		if !g.hidden && g.last.Load() >= since {
 			for _, ns := range Namespaces {
 				for _, name := range g.kind.names {
 					add(ns, name, g.dims)

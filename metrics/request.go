@@ -150,6 +150,29 @@ func (r Route) Record(status int, latency, integrationLatency time.Duration, at 
 	r.g.record(&sm)
 }
 
+// RESTStage returns the handle of a stage's requests that matched no
+// method: they count in the {ApiName} and {ApiName, Stage} sets only.
+func (s *Store) RESTStage(apiName, stage string) Route {
+	return s.RESTRoute(apiName, stage, "", "")
+}
+
+// Reject counts a request that throttling (quota: a usage plan's quota)
+// refused, or would have refused when throttling only counts. The request
+// is recorded as well, with the status it was answered.
+func (r Route) Reject(quota bool) {
+	if r.g == nil {
+		return
+	}
+	i := 0
+	if quota {
+		i = 1
+	}
+	r.g.rejected[i].Add(1)
+}
+
+// Valid reports whether r is a handle (the zero Route is not).
+func (r Route) Valid() bool { return r.g != nil }
+
 func (s *Store) route(k routeKey) *group {
 	if g, ok := s.routes.Load(k); ok {
 		return g
@@ -264,13 +287,24 @@ type group struct {
 	// moving counts windows taken out of cur and not yet in the rings.
 	moving atomic.Int32
 
+	// hidden: the set is not published (a stage's requests that matched
+	// no method have no Method and Resource); it only feeds the coarser
+	// sets and Prometheus.
+	hidden bool
+
 	mu     sync.Mutex // hi, lo, totals
 	hi, lo ring[rslot]
 	totals totals
+
+	// rejected counts the throttled and the over-quota requests, on a line
+	// of their own: under overload most requests add to them.
+	_        [64]byte
+	rejected [2]atomic.Uint64
 }
 
 func (s *Store) newGroup(k *kind, dims []Dimension, key string) *group {
 	g := &group{kind: k, dims: dims, key: key, cur: make([]shardSlot, s.shards), mask: uint32(s.shards - 1)}
+	g.hidden = slices.ContainsFunc(dims, func(d Dimension) bool { return d.Value == "" })
 	g.hi = newRing[rslot](1, s.hiSlots)
 	g.lo = newRing[rslot](60, s.loSlots)
 	g.last.Store(math.MinInt64)

@@ -278,3 +278,33 @@ func TestRecordAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations per request after the route's first", n)
 	}
 }
+
+// A stage's requests that matched no method count in the coarser sets and
+// publish no series of their own.
+func TestStageRouteIsHidden(t *testing.T) {
+	s, _ := newTestStore(t)
+	s.RESTStage("pets", "prod").Record(403, time.Millisecond, 0, t0)
+	s.RESTRoute("pets", "prod", "GET", "/pets").Record(200, time.Millisecond, 0, t0)
+	dps := stats(t, s, "AWS/ApiGateway", "Count", []Dimension{{"ApiName", "pets"}, {"Stage", "prod"}}, t0.Add(-time.Minute), t0.Add(time.Minute), 60)
+	if len(dps) != 1 || dps[0].Statistics[0] != 2 {
+		t.Fatalf("stage Count = %+v, want one datapoint summing 2", dps)
+	}
+	dps = stats(t, s, "AWS/ApiGateway", "Count", []Dimension{{"ApiName", "pets"}, {"Stage", "prod"}, {"Method", ""}, {"Resource", ""}}, t0.Add(-time.Minute), t0.Add(time.Minute), 60)
+	if len(dps) != 0 {
+		t.Errorf("the hidden route answered %+v", dps)
+	}
+	ms, _, err := s.ListMetrics(ListMetricsQuery{Namespace: "AWS/ApiGateway", MetricName: "Count"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		for _, d := range m.Dimensions {
+			if d.Value == "" {
+				t.Errorf("ListMetrics lists %+v", m)
+			}
+		}
+	}
+	if len(ms) != 3 {
+		t.Errorf("ListMetrics = %+v, want {ApiName}, {ApiName,Stage} and the GET route", ms)
+	}
+}

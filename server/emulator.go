@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"github.com/cloudemu/emulator/httpfront"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/inithook"
+	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/store"
 )
 
@@ -36,6 +38,7 @@ type Emulator struct {
 	services []Service
 	server   *httpfront.Server
 	hooks    *inithook.Runner // nil: no init hooks (in-process tests)
+	metrics  *metrics.Regions
 
 	shutdownOnce sync.Once
 	shutdownErr  error
@@ -71,7 +74,9 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		now = func() time.Time { return fixed }
 	}
 	e.sys = actors.NewSystem(log, cfg.AskTimeout)
-	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg}
+	e.metrics = metrics.NewRegions(metrics.Config{HighResRetention: cfg.MetricsRetention.High,
+		LowResRetention: cfg.MetricsRetention.Low, Now: now})
+	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg, Metrics: e.metrics}
 	for _, build := range registry {
 		e.services = append(e.services, build(env))
 	}
@@ -92,6 +97,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Config:       cfg,
 		Environ:      os.Environ(),
 		Counts:       e.counts,
+		Metrics:      e.writeMetrics,
 	}) {
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
@@ -236,6 +242,25 @@ func (e *Emulator) Serve(ln net.Listener) error {
 	return nil
 }
 
+// writeMetrics writes /_emulator/metrics.
+func (e *Emulator) writeMetrics(w io.Writer) error {
+	hooks := metrics.PrometheusHooks{Enforced: e.cfg.EnforceGatewayThrottle}
+	var usage []func() []metrics.KeyUsage
+	for _, s := range e.services {
+		if s.Usage != nil {
+			usage = append(usage, s.Usage)
+		}
+	}
+	hooks.Usage = func() []metrics.KeyUsage {
+		var out []metrics.KeyUsage
+		for _, u := range usage {
+			out = append(out, u()...)
+		}
+		return out
+	}
+	return e.metrics.WritePrometheus(w, hooks)
+}
+
 // detach forgets and retires every owner of every service.
 func (e *Emulator) detach() {
 	for _, s := range e.services {
@@ -246,6 +271,7 @@ func (e *Emulator) detach() {
 // Reset wipes every resource of every service, the persistent store too.
 func (e *Emulator) Reset() error {
 	e.detach()
+	e.metrics.Reset()
 	if err := e.store.Wipe(); err != nil {
 		return fmt.Errorf("emulator: reset: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/cloudemu/emulator/httpfront/apigatewayv2http"
 	"github.com/cloudemu/emulator/httpfront/backuphttp"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/store"
 	"github.com/cloudemu/emulator/throttle"
 )
@@ -45,6 +46,9 @@ type Service struct {
 	// Listening, when set, learns the port the emulator listens on (which
 	// port 0 picks only at Serve).
 	Listening func(port int)
+	// Usage, when set, lists the usage of API keys that /_emulator/metrics
+	// reports.
+	Usage func() []metrics.KeyUsage
 }
 
 // Owners is what the emulator asks of a service's owners.
@@ -74,6 +78,8 @@ type Env struct {
 	Now    func() time.Time
 	Log    *slog.Logger
 	Config config.Config
+	// Metrics are the request metrics of every account and region.
+	Metrics *metrics.Regions
 }
 
 // registry lists every emulated service, one line each, in the order health
@@ -94,7 +100,7 @@ func apigatewayService(env Env) Service {
 	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
 	opts := rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
 		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now,
-		EnforceThrottle: env.Config.EnforceGatewayThrottle,
+		EnforceThrottle: env.Config.EnforceGatewayThrottle, Metrics: env.Metrics,
 		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
 			Burst: int64(env.Config.AccountThrottleBurst)}}
 	if !env.Config.FixedTime.IsZero() {
@@ -106,7 +112,16 @@ func apigatewayService(env Env) Service {
 		Execute: &execute.Owned{Handler: exec, Owns: func(id, region string) bool {
 			_, _, ok := svc.APIByID(strings.ToLower(id), region)
 			return ok
-		}}}
+		}},
+		Usage: func() []metrics.KeyUsage {
+			links := svc.UsageToday()
+			out := make([]metrics.KeyUsage, len(links))
+			for i, u := range links {
+				out[i] = metrics.KeyUsage{Account: u.Scope.Account, Region: u.Scope.Region,
+					PlanID: u.PlanID, KeyID: u.KeyID, Used: u.Used, Remaining: u.Remaining}
+			}
+			return out
+		}}
 }
 
 func apigatewayv2Service(env Env) Service {

@@ -1,7 +1,9 @@
 package apigateway
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cloudemu/emulator/awswire"
@@ -141,4 +143,38 @@ func (s *Service) UpdateUsage(sc awswire.Scope, planID, keyID string, ops []Patc
 	}
 	ku = KeyUsage{KeyID: keyID, Days: [][2]int64{{used, max(k.Quota.Remaining(now), 0)}}}
 	return from.Time(), to.Time(), ku, nil
+}
+
+// LinkUsage is one API key's usage under one usage plan today, as GetUsage
+// reports it.
+type LinkUsage struct {
+	Scope         awswire.Scope
+	PlanID, KeyID string
+	// Used is the day's admitted requests; Remaining the current period's
+	// quota left (throttle.Unlimited without a quota).
+	Used, Remaining int64
+}
+
+// UsageToday lists every linked key's usage today (UTC), ordered by scope,
+// plan and key.
+func (s *Service) UsageToday() []LinkUsage {
+	var out []LinkUsage
+	now := s.now()
+	day := throttle.DayOf(now)
+	s.scopes.Range(func(sc awswire.Scope, d *dirs) bool {
+		d.limits.Range(func(k limitsKey, l *KeyLimits) bool {
+			u := LinkUsage{Scope: sc, PlanID: k.plan, KeyID: k.key, Remaining: l.Quota.Remaining(now)}
+			if days := l.Quota.Usage(day, day, now); len(days) == 1 {
+				u.Used = days[0].Used
+			}
+			out = append(out, u)
+			return true
+		})
+		return true
+	})
+	slices.SortFunc(out, func(a, b LinkUsage) int {
+		return cmp.Or(strings.Compare(a.Scope.Account, b.Scope.Account), strings.Compare(a.Scope.Region, b.Scope.Region),
+			strings.Compare(a.PlanID, b.PlanID), strings.Compare(a.KeyID, b.KeyID))
+	})
+	return out
 }

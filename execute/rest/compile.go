@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cloudemu/emulator/actors/apigateway"
@@ -43,6 +44,8 @@ type method struct {
 	// models maps content types to the body models.
 	models map[string]string
 	integ  *integration
+	// metrics caches the method's metric series (metricsRoute).
+	metrics atomic.Pointer[methodRoute]
 }
 
 type requiredParam struct{ where, name string }

@@ -11,6 +11,7 @@ import (
 	"github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/throttle"
 	"github.com/cloudemu/emulator/vtl"
 	"github.com/puzpuzpuz/xsync/v3"
@@ -41,6 +42,9 @@ type Options struct {
 	// it, so that quotas count on the day GetUsage reports and a run
 	// admits the same requests every time (buckets never refill).
 	ThrottleClock func() time.Time
+	// Metrics records one request of each resolved API and stage (nil:
+	// none are recorded).
+	Metrics *metrics.Regions
 }
 
 // Executor runs requests against deployed REST APIs. It is safe for
@@ -61,6 +65,7 @@ type Executor struct {
 	// service keeps the buckets, so that a reset forgets them).
 	accountLimits throttle.Limits
 	throttleClock func() time.Time
+	metrics       *metrics.Regions
 	// debug logs one line per execution; the level is fixed for the
 	// process, so it is read once.
 	debug bool
@@ -71,7 +76,7 @@ func New(o Options) *Executor {
 	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
 		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat](),
 		enforce: o.EnforceThrottle, accountLimits: o.AccountLimits,
-		throttleClock: o.ThrottleClock}
+		throttleClock: o.ThrottleClock, metrics: o.Metrics}
 	if e.accountLimits == (throttle.Limits{}) {
 		e.accountLimits = throttle.DefaultLimits()
 	}
@@ -129,6 +134,9 @@ type invocation struct {
 	stageMap   *vtl.Map
 	renderVars map[string]vtl.Value
 
+	// route is the request's metric series once its stage is known.
+	route metrics.Route
+
 	err                *gatewayError
 	status             int
 	integrationStart   time.Time
@@ -161,6 +169,7 @@ func (inv *invocation) release() {
 	}
 	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
 	inv.limits = nil
+	inv.route = metrics.Route{}
 	clear(inv.plans) // no plan kept alive by the pool
 	inv.plans = inv.plans[:0]
 	invocations.Put(inv)
@@ -177,6 +186,54 @@ func (e *Executor) Serve(req *execute.Request, resp *execute.Response) {
 	defer e.admission.Leave()
 	inv.serve()
 	inv.finish()
+}
+
+// metricsRoute is the series of the matched method (m nil: of the stage's
+// unmatched requests), from the method's cache when it names the same API,
+// stage and store.
+func (inv *invocation) metricsRoute(m *method) metrics.Route {
+	regions := inv.ex.metrics
+	if regions == nil {
+		return metrics.Route{}
+	}
+	name := metrics.APIName(inv.api.API.Name, inv.api.API.ID)
+	gen := regions.Generation()
+	if m != nil {
+		if c := m.metrics.Load(); c != nil && c.gen == gen && c.name == name && c.stage == inv.stage.StageName && c.scope == inv.scope {
+			return c.route
+		}
+	}
+	st := regions.Of(inv.scope.Account, inv.scope.Region)
+	if m == nil {
+		return st.RESTStage(name, inv.stage.StageName)
+	}
+	c := &methodRoute{gen: gen, name: name, stage: inv.stage.StageName, scope: inv.scope,
+		route: st.RESTRoute(name, inv.stage.StageName, m.httpMethod, m.resourcePath)}
+	m.metrics.Store(c)
+	return c.route
+}
+
+// methodRoute is a method's metric series for one API name, stage and
+// store generation.
+type methodRoute struct {
+	gen         uint64
+	name, stage string
+	scope       awswire.Scope
+	route       metrics.Route
+}
+
+// record publishes the request's metrics: Count, 4XXError, 5XXError,
+// Latency and IntegrationLatency.
+func (inv *invocation) record() {
+	if !inv.route.Valid() {
+		return
+	}
+	now := inv.ex.now()
+	at := inv.req.Received
+	if at.IsZero() {
+		at = now
+	}
+	inv.route.Record(inv.resp.Status, now.Sub(at), inv.integrationLatency, at)
 }
 
 var (
@@ -213,12 +270,11 @@ func (inv *invocation) serve() {
 	inv.dep = deploymentOf(d)
 
 	match, ok := inv.dep.routes.MatchInto(req.Method, req.Path, inv.params[:0])
-	if !ok {
-		inv.fail(errMissingToken)
-		return
+	if ok {
+		inv.match = match
+		inv.m = inv.dep.methods[methodKey{match.ResourceID, match.Method}]
 	}
-	inv.match = match
-	inv.m = inv.dep.methods[methodKey{match.ResourceID, match.Method}]
+	inv.route = inv.metricsRoute(inv.m)
 	if inv.m == nil {
 		inv.fail(errMissingToken)
 		return
@@ -395,9 +451,10 @@ func (inv *invocation) traceHeader() string {
 	return inv.traceID
 }
 
-// finish writes the stage's access log line and, at debug level, the
-// execution summary.
+// finish records the request's metrics, writes the stage's access log line
+// and, at debug level, the execution summary.
 func (inv *invocation) finish() {
+	inv.record()
 	if inv.stage != nil {
 		if s := inv.stage.AccessLogSettings; s != nil && s.Format != "" {
 			inv.ex.accessLog(inv, s.Format)

@@ -83,6 +83,9 @@ func (inv *invocation) throttle() *gatewayError {
 	l.Stage = inv.ex.apis.StageBucket(inv.scope, inv.stage, ref, now)
 	l.Account = inv.ex.apis.AccountBucket(inv.scope, inv.ex.accountLimits, now)
 	d, _ := l.Take(now)
+	if d != throttle.Admitted {
+		inv.route.Reject(d == throttle.QuotaExceeded)
+	}
 	switch {
 	case d == throttle.Admitted || !inv.ex.enforce:
 		return nil
