@@ -159,7 +159,7 @@ type Scopes[T any] struct {
 
 // NewScopes returns an empty map whose per-scope value is built by mk.
 func NewScopes[T any](mk func() *T) *Scopes[T] {
-	return &Scopes[T]{m: xsync.NewMapOf[awswire.Scope, *T](), make: mk}
+	return &Scopes[T]{m: xsync.NewMapOfWithHasher[awswire.Scope, *T](awswire.HashScope), make: mk}
 }
 
 // Get returns sc's value, creating it if needed.

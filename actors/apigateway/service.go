@@ -62,9 +62,12 @@ func newDirs() *dirs {
 		domains:   actors.NewDirectory[DomainState](),
 		links:     actors.NewDirectory[LinkState](),
 		keyValues: xsync.NewMapOf[string, string](),
-		limits:    xsync.NewMapOf[limitsKey, *KeyLimits](),
-
-		stageLimits: xsync.NewMapOf[MethodRef, *throttle.Bucket](),
+		limits: xsync.NewMapOfWithHasher[limitsKey, *KeyLimits](func(k limitsKey, seed uint64) uint64 {
+			return awswire.HashStrings(seed, k.plan, k.key)
+		}),
+		stageLimits: xsync.NewMapOfWithHasher[MethodRef, *throttle.Bucket](func(m MethodRef, seed uint64) uint64 {
+			return awswire.HashStrings(seed, m.APIID, m.Stage, m.Path, m.Method)
+		}),
 	}
 }
 
