@@ -41,6 +41,8 @@ func cli(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 		return exitStatus(stderr, "", run(rest, lookup, stdout, stderr))
 	case "template":
 		return exitStatus(stderr, "template", runTemplate(rest, stdin, stdout, stderr))
+	case "stats":
+		return exitStatus(stderr, "stats", runStats(rest, stdout, stderr, lookup))
 	case "version":
 		if len(rest) > 0 {
 			return exitStatus(stderr, "version", usageError{fmt.Sprintf("unexpected argument %q", rest[0])})
@@ -55,6 +57,8 @@ func cli(args []string, stdin io.Reader, stdout, stderr io.Writer, lookup func(s
 			serveUsage(stdout, newServeFlags(&flags{}, io.Discard))
 		case rest[0] == "template":
 			_ = runTemplate([]string{"render", "-h"}, stdin, stdout, stderr)
+		case rest[0] == "stats":
+			_ = runStats([]string{"-h"}, stdout, stderr, lookup)
 		default:
 			fmt.Fprintf(stderr, "emulator help: no command %q\n\n", rest[0])
 			usage(stderr)
@@ -117,6 +121,7 @@ the control planes of REST, HTTP and WebSocket APIs, and deployed REST APIs that
 Usage:
   emulator [serve] [flags]       run the emulator (the default command)
   emulator template render ...   render an API Gateway mapping template offline
+  emulator stats [flags]         live request, throttle and latency rates of deployed APIs
   emulator version               print the version
   emulator help [command]        this help, or a command's
 
