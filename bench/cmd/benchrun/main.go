@@ -68,7 +68,8 @@ type app struct {
 const usage = `usage:
   benchrun serve-bare [-addr 127.0.0.1:0] [-proxy-to HOST:PORT]
   benchrun compare [-conns 32] [-duration 5s] [-warmup 1s] [-runs 3] [-emulator BIN] [-only a,b]
-  benchrun startup -emulator BIN [-runs 5] [-idle 1s]`
+  benchrun startup -emulator BIN [-runs 5] [-idle 1s]
+  benchrun overload -emulator BIN [-conns 64] [-duration 10s] [-rate 2000] [-burst 1000] [-runs 3]`
 
 func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -81,6 +82,8 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 		return a.compare(ctx, args[1:])
 	case "startup":
 		return a.startup(ctx, args[1:])
+	case "overload":
+		return a.overload(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(os.Stderr, usage)
 		return flag.ErrHelp

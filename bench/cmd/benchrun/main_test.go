@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "serve-bare" {
 		os.Exit(childMain(os.Args[1:], false))
 	}
+	if os.Getenv(realEnv) != "" {
+		os.Exit(realEmulatorMain())
+	}
 	if mode := os.Getenv(fakeEnv); mode != "" {
 		addr := net.JoinHostPort(os.Getenv("EMULATOR_HOST"), os.Getenv("EMULATOR_PORT"))
 		os.Exit(childMain([]string{"serve-bare", "-addr", addr}, mode == "stubborn"))

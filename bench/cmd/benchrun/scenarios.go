@@ -105,6 +105,8 @@ func scenarios() []scenario {
 		putMethod("PutMethod/apis=1/persistent", 1, true),
 		putMethod("PutMethod/apis=16/persistent", 16, true),
 		executeMock(),
+		executeMockOpen(),
+		executeMockKeyed(),
 		{
 			// The ceiling of a reverse proxy: a fasthttp server forwarding
 			// through a HostClient to the bare server.
@@ -120,6 +122,13 @@ func scenarios() []scenario {
 // (integration JSON), a 200 response (response JSON, when not empty), and a
 // stage dev; it returns the API id.
 func deployREST(addr, name, path, verb, integration, response string) (string, error) {
+	return deployRESTMethod(addr, name, path, verb,
+		`{"authorizationType":"NONE","requestParameters":{"method.request.path.proxy":true}}`, integration, response)
+}
+
+// deployRESTMethod is deployREST with the PutMethod body (method JSON) as
+// given.
+func deployRESTMethod(addr, name, path, verb, method, integration, response string) (string, error) {
 	r, err := createRestAPI(addr, name)
 	if err != nil {
 		return "", err
@@ -136,7 +145,7 @@ func deployREST(addr, name, path, verb, integration, response string) (string, e
 	}
 	m := "/restapis/" + r.ID + "/resources/" + parent + "/methods/" + verb
 	steps := []struct{ path, body string }{
-		{m, `{"authorizationType":"NONE","requestParameters":{"method.request.path.proxy":true}}`},
+		{m, method},
 		{m + "/integration", integration},
 	}
 	if response != "" {
@@ -168,6 +177,128 @@ func executeMock() scenario {
 		Build: func(req *fasthttp.Request) {
 			req.Header.SetMethod(fasthttp.MethodGet)
 			req.SetRequestURI(path)
+		},
+	}
+}
+
+// Limits that never bind in a benchmark: the account's (the highest the
+// emulator accepts for the burst) and the stage's method throttling, which
+// otherwise defaults to AWS's 10,000 requests a second in bursts of 5,000.
+const (
+	generousRate  = 1000000
+	generousBurst = 100000
+)
+
+// throttleEnv runs an emulator that answers throttled requests with 429 and
+// whose account limit never binds.
+var throttleEnv = []string{
+	"EMULATOR_ENFORCE_GATEWAY_THROTTLE=true",
+	"EMULATOR_ACCOUNT_THROTTLE_RATE=" + strconv.Itoa(generousRate),
+	"EMULATOR_ACCOUNT_THROTTLE_BURST=" + strconv.Itoa(generousBurst),
+}
+
+// mockTemplate is ExecuteMock's response template.
+const mockTemplate = `{"responseTemplates":{"application/json":"{\"id\": \"$input.params('proxy')\", \"stage\": \"$context.stage\"}"}}`
+
+// mockAPI is a deployed MOCK method (ExecuteMock's), with its key and plan
+// when it requires one.
+type mockAPI struct {
+	ID, Name string
+	// Path is the data-plane request's path.
+	Path string
+	// KeyID, KeyValue and PlanID are set by addKeyPlan.
+	KeyID, KeyValue, PlanID string
+}
+
+// deployMock deploys ExecuteMock's API as name, its GET requiring an API
+// key when keyed, and raises the stage's method throttling to
+// generousRate/generousBurst (PATCH /*/*/throttling/...).
+func deployMock(addr, name string, keyed bool) (mockAPI, error) {
+	method := `{"authorizationType":"NONE","requestParameters":{"method.request.path.proxy":true}}`
+	if keyed {
+		method = `{"authorizationType":"NONE","apiKeyRequired":true,"requestParameters":{"method.request.path.proxy":true}}`
+	}
+	id, err := deployRESTMethod(addr, name, "/pets/{proxy}", "GET", method,
+		`{"type":"MOCK","requestTemplates":{"application/json":"{\"statusCode\": 200}"}}`, mockTemplate)
+	if err != nil {
+		return mockAPI{}, err
+	}
+	m := mockAPI{ID: id, Name: name, Path: "/restapis/" + id + "/dev/_user_request_/pets/42"}
+	err = call(addr, "PATCH", "/restapis/"+id+"/stages/dev", fmt.Sprintf(`{"patchOperations":[`+
+		`{"op":"replace","path":"/*/*/throttling/rateLimit","value":"%d"},`+
+		`{"op":"replace","path":"/*/*/throttling/burstLimit","value":"%d"}]}`, generousRate, generousBurst), 200, nil)
+	return m, err
+}
+
+// addKeyPlan creates an API key and a usage plan on m's stage with the
+// plan's throttle (rate, burst) and, when quota is not empty, that quota
+// JSON, then links the key, which fills the key's bucket: from here on it
+// holds burst tokens until the first request.
+func addKeyPlan(addr string, m *mockAPI, rate float64, burst int64, quota string) error {
+	m.KeyValue = "bench-key-" + m.Name + "-0123456789"
+	var key, plan struct {
+		ID string `json:"id"`
+	}
+	if err := call(addr, "POST", "/apikeys", `{"name":"`+m.Name+`","enabled":true,"value":"`+m.KeyValue+`"}`, 201, &key); err != nil {
+		return err
+	}
+	body := `{"name":"` + m.Name + `","apiStages":[{"apiId":"` + m.ID + `","stage":"dev"}],` +
+		`"throttle":{"rateLimit":` + strconv.FormatFloat(rate, 'f', -1, 64) + `,"burstLimit":` + strconv.FormatInt(burst, 10) + `}`
+	if quota != "" {
+		body += `,"quota":` + quota
+	}
+	if err := call(addr, "POST", "/usageplans", body+"}", 201, &plan); err != nil {
+		return err
+	}
+	m.KeyID, m.PlanID = key.ID, plan.ID
+	return call(addr, "POST", "/usageplans/"+plan.ID+"/keys", `{"keyId":"`+key.ID+`","keyType":"API_KEY"}`, 201, nil)
+}
+
+// executeMockOpen is ExecuteMock (no key, no plan) on an emulator that
+// enforces throttling, with the stage's and the account's limits out of
+// the way: the yardstick of ExecuteMockKeyed, in the same conditions.
+func executeMockOpen() scenario {
+	var path string
+	return scenario{
+		Name:     "ExecuteMockOpen",
+		Emulator: true,
+		Env:      throttleEnv,
+		Setup: func(_ context.Context, addr string) error {
+			m, err := deployMock(addr, "bench-mock-open", false)
+			path = m.Path
+			return err
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+		},
+	}
+}
+
+// executeMockKeyed is ExecuteMockOpen's method requiring an API key, sent
+// with one that a usage plan covers: throttle generousRate/generousBurst,
+// so that no request is refused, and a monthly quota of a billion. Every
+// request looks the key up, finds its plan and takes from the plan's
+// bucket, its quota, the stage's bucket and the account's.
+func executeMockKeyed() scenario {
+	var path, key string
+	return scenario{
+		Name:     "ExecuteMockKeyed",
+		Emulator: true,
+		Env:      throttleEnv,
+		Baseline: "ExecuteMockOpen",
+		Setup: func(_ context.Context, addr string) error {
+			m, err := deployMock(addr, "bench-mock-keyed", true)
+			if err == nil {
+				err = addKeyPlan(addr, &m, generousRate, generousBurst, `{"limit":1000000000,"period":"MONTH"}`)
+			}
+			path, key = m.Path, m.KeyValue
+			return err
+		},
+		Build: func(req *fasthttp.Request) {
+			req.Header.SetMethod(fasthttp.MethodGet)
+			req.SetRequestURI(path)
+			req.Header.Set("x-api-key", key)
 		},
 	}
 }
