@@ -15,6 +15,7 @@ import (
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/metrics"
 )
 
 // Server is the HTTP front: it stamps every request with an id, recovers
@@ -28,6 +29,7 @@ type Server struct {
 	fast         *fasthttp.Server
 	maxBody      int
 	execute      execute.Handler
+	cloudWatch   func(awswire.Scope) *metrics.Store
 	// served are the signing names of the services the emulator serves,
 	// servedPhrase the same for messages.
 	served       []string
@@ -46,6 +48,10 @@ type ServerOptions struct {
 	Extra []ExtraRoute
 	// Execute serves requests to deployed APIs (nil: none are served).
 	Execute execute.Handler
+	// CloudWatch returns the metric store of an account and region, which
+	// CloudWatch requests read and write (nil: every CloudWatch operation
+	// answers NotImplemented).
+	CloudWatch func(awswire.Scope) *metrics.Store
 	// ReadTimeout bounds reading one request, IdleTimeout a keep-alive
 	// connection's wait for the next (60 s each when zero).
 	ReadTimeout, IdleTimeout time.Duration
@@ -84,6 +90,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.router = rt
 	s.maxBody = opts.MaxBodyBytes
 	s.execute = opts.Execute
+	s.cloudWatch = opts.CloudWatch
 	s.served, s.servedPhrase = servedNames(awswire.Operations, opts.Execute != nil)
 	s.logDebug, s.logWarn = requestLogLevels(s.log)
 	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
@@ -143,9 +150,8 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	if n := len(path); n > 1 && path[n-1] == '/' {
 		path = path[:n-1]
 	}
-	if p, op := classifyCloudWatch(ctx, path); p != notCloudWatch {
-		writeCloudWatchError(ctx, p, op)
-		s.noteOperation(ctx, "monitoring", op)
+	if p, op := s.classifyCloudWatch(ctx, path); p != notCloudWatch {
+		s.serveCloudWatch(ctx, p, op)
 		return
 	}
 	h, _ := s.router.Lookup(b2s(ctx.Method()), b2s(path), ctx)
