@@ -9,7 +9,8 @@
 # get-metric-statistics (the five statistics and p99), get-metric-data (two
 # queries, paged by --max-datapoints, both as the CLI merges the pages and one
 # page at a time with its NextToken) and list-metrics (namespace and dimension
-# filters), and checks the errors: a bad period, a bad token, a metric math
+# filters), reads a deployed MOCK API's request metrics from AWS/ApiGateway
+# after a few calls, and checks the errors: a bad period, a bad token, a metric math
 # expression, an operation that is not served. The AWS CLI v2 that Debian
 # ships (2.9) speaks CloudWatch's query protocol; newer CLIs speak JSON 1.0.
 # Prints "ok  <step>" per step; on a failure prints what was expected and
@@ -208,6 +209,42 @@ STEP="another region is another store"
 OUT=$(timeout 30 "$AWS" cloudwatch list-metrics --namespace E2E/App --region eu-west-1 --endpoint-url "$ENDPOINT" "${FLAGS[@]}" 2>"$WORK/err") ||
 	fail "list-metrics in eu-west-1 to succeed" "$(cat "$WORK/err")"
 check "no series" 'd["Metrics"] == []'
+ok
+
+STEP="a deployed API's requests in AWS/ApiGateway"
+# apigw ARGS...: aws apigateway must succeed; prints its text output.
+apigw() { timeout 30 "$AWS" apigateway "$@" --endpoint-url "$ENDPOINT" --output text 2>"$WORK/err" || fail "aws apigateway $* to succeed" "$(tail -n 5 "$WORK/err")"; }
+API=$(apigw create-rest-api --name e2e-metrics --query id)
+ROOT=$(apigw get-resources --rest-api-id "$API" --query 'items[0].id')
+PETS=$(apigw create-resource --rest-api-id "$API" --parent-id "$ROOT" --path-part pets --query id)
+apigw put-method --rest-api-id "$API" --resource-id "$PETS" --http-method GET --authorization-type NONE >/dev/null
+apigw put-integration --rest-api-id "$API" --resource-id "$PETS" --http-method GET --type MOCK \
+	--request-templates '{"application/json": "{\"statusCode\": 200}"}' >/dev/null
+apigw put-method-response --rest-api-id "$API" --resource-id "$PETS" --http-method GET --status-code 200 >/dev/null
+apigw put-integration-response --rest-api-id "$API" --resource-id "$PETS" --http-method GET --status-code 200 \
+	--response-templates '{"application/json": "{\"pets\": []}"}' >/dev/null
+apigw create-deployment --rest-api-id "$API" --stage-name dev >/dev/null
+NOW=$(python3 -c 'import time; print(int(time.time()))')
+for i in 1 2 3; do
+	CODE=$(python3 -c 'import sys,urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=10).status)' "$ENDPOINT/restapis/$API/dev/_user_request_/pets")
+	[[ $CODE == 200 ]] || fail "GET /pets to answer 200" "$CODE"
+done
+CODE=$(python3 -c 'import sys,urllib.request,urllib.error
+try: print(urllib.request.urlopen(sys.argv[1], timeout=10).status)
+except urllib.error.HTTPError as e: print(e.code)' "$ENDPOINT/restapis/$API/dev/_user_request_/cats")
+[[ $CODE == 403 ]] || fail "GET /cats to answer 403" "$CODE"
+cw get-metric-statistics --namespace AWS/ApiGateway --metric-name Count \
+	--dimensions Name=ApiName,Value=e2e-metrics Name=Stage,Value=dev \
+	--start-time "$(iso $((NOW - 600)))" --end-time "$(iso $((NOW + 600)))" --period 1200 --statistics Sum
+check "four requests counted" 'len(d["Datapoints"]) == 1 and d["Datapoints"][0]["Sum"] == 4'
+cw get-metric-statistics --namespace AWS/ApiGateway --metric-name 4XXError \
+	--dimensions Name=ApiName,Value=e2e-metrics Name=Stage,Value=dev \
+	--start-time "$(iso $((NOW - 600)))" --end-time "$(iso $((NOW + 600)))" --period 1200 --statistics Average
+check "a 4xx rate of one in four" 'd["Datapoints"][0]["Average"] == 0.25'
+cw get-metric-statistics --namespace AWS/ApiGateway --metric-name Latency \
+	--dimensions Name=ApiName,Value=e2e-metrics Name=Method,Value=GET Name=Resource,Value=/pets Name=Stage,Value=dev \
+	--start-time "$(iso $((NOW - 600)))" --end-time "$(iso $((NOW + 600)))" --period 1200 --statistics SampleCount --extended-statistics p99
+check "three latencies of GET /pets, with a p99" 'd["Datapoints"][0]["SampleCount"] == 3 and "p99" in d["Datapoints"][0]["ExtendedStatistics"] and d["Datapoints"][0]["Unit"] == "Milliseconds"'
 ok
 
 STEP="errors"

@@ -279,17 +279,6 @@ func writeCloudWatchError(ctx *fasthttp.RequestCtx, p cloudWatchProtocol, e *aws
 	}
 }
 
-// appendCBORText appends s as one CBOR text string, encoded by the
-// library. notemulated.go still assembles its error map from it; once it
-// writes cborErrorBody instead, this goes.
-func appendCBORText(b []byte, s string) []byte {
-	enc, err := cborEnc.Marshal(strings.ToValidUTF8(s, "\uFFFD"))
-	if err != nil { // a valid string always encodes
-		return b
-	}
-	return append(b, enc...)
-}
-
 // writeCloudWatchOutput writes an operation's success in p's shape.
 func writeCloudWatchOutput(ctx *fasthttp.RequestCtx, p cloudWatchProtocol, op string, out any) error {
 	h := &ctx.Response.Header

@@ -235,12 +235,7 @@ func (s *Server) writeNotEmulated(ctx *fasthttp.RequestCtx, f foreignCall) {
 		h.Set("Smithy-Protocol", "rpc-v2-cbor")
 		h.SetContentType("application/cbor")
 		h.Set("x-amzn-query-error", codeNotImplemented+";Sender")
-		b := []byte{0xa2} // map of two pairs
-		b = appendCBORText(b, "__type")
-		b = appendCBORText(b, codeNotImplemented)
-		b = appendCBORText(b, "message")
-		b = appendCBORText(b, msg)
-		ctx.SetBody(b)
+		ctx.SetBody(cborErrorBody(codeNotImplemented, msg))
 	case protoQuery, protoRESTXML:
 		h.SetContentType("text/xml")
 		ctx.SetBodyString(`<ErrorResponse><Error><Type>Sender</Type><Code>` + codeNotImplemented + `</Code><Message>` +

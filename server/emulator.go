@@ -119,6 +119,9 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Handlers:      handlers,
 		Extra:         extra,
 		Execute:       exec,
+		CloudWatch: func(sc awswire.Scope) *metrics.Store {
+			return e.metrics.Of(sc.Account, sc.Region)
+		},
 	})
 	if err != nil {
 		_ = e.store.Close()

@@ -4,13 +4,18 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
+	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 // scrape reads /_emulator/metrics with Prometheus' own parser and returns
@@ -136,5 +141,59 @@ func TestMetricsEnforced(t *testing.T) {
 	}
 	if got := m["emulator_apigateway_throttle_enforced"][""].GetGauge().GetValue(); got != 1 {
 		t.Errorf("throttle_enforced = %v", got)
+	}
+}
+
+// TestMetricsThroughCloudWatch: a deployed API's requests are read back
+// with the CloudWatch client of the SDK (Smithy RPC v2 CBOR), in the API's
+// region only.
+func TestMetricsThroughCloudWatch(t *testing.T) {
+	f := newFixture(t)
+	f.mock("/pets", "GET", `{}`)
+	f.deploy("prod", nil)
+	for range 4 {
+		f.call("GET", "prod", "/pets", nil, "").want(t, 200, `{}`)
+	}
+	f.call("GET", "prod", "/cats", nil, "")
+
+	cw := func(region string) *cloudwatch.Client {
+		return cloudwatch.NewFromConfig(servertest.AWSConfig(region, "test"), func(o *cloudwatch.Options) {
+			o.BaseEndpoint = aws.String(f.srv.URL)
+		})
+	}
+	now := time.Now()
+	stats := func(c *cloudwatch.Client, ns, name string, dims ...string) []cwtypes.Datapoint {
+		t.Helper()
+		in := &cloudwatch.GetMetricStatisticsInput{Namespace: aws.String(ns), MetricName: aws.String(name),
+			StartTime: aws.Time(now.Add(-5 * time.Minute)), EndTime: aws.Time(now.Add(5 * time.Minute)), Period: aws.Int32(600),
+			Statistics:         []cwtypes.Statistic{cwtypes.StatisticSum, cwtypes.StatisticAverage, cwtypes.StatisticSampleCount},
+			ExtendedStatistics: []string{"p99"}}
+		for i := 0; i+1 < len(dims); i += 2 {
+			in.Dimensions = append(in.Dimensions, cwtypes.Dimension{Name: aws.String(dims[i]), Value: aws.String(dims[i+1])})
+		}
+		out, err := c.GetMetricStatistics(ctx, in)
+		f.must(err)
+		return out.Datapoints
+	}
+	east := cw("us-east-1")
+	dp := stats(east, "AWS/ApiGateway", "Count", "ApiName", "test-api", "Stage", "prod")
+	if len(dp) != 1 || aws.ToFloat64(dp[0].Sum) != 5 {
+		t.Fatalf("Count by stage = %+v, want one datapoint of Sum 5", dp)
+	}
+	dp = stats(east, "CLOUD/ApiGateway", "4XXError", "ApiName", "test-api")
+	if len(dp) != 1 || aws.ToFloat64(dp[0].Average) != 0.2 || aws.ToFloat64(dp[0].SampleCount) != 5 {
+		t.Fatalf("4XXError by API = %+v, want Average 0.2 over 5 samples", dp)
+	}
+	dp = stats(east, "AWS/ApiGateway", "Latency", "ApiName", "test-api", "Method", "GET", "Resource", "/pets", "Stage", "prod")
+	if len(dp) != 1 || aws.ToFloat64(dp[0].SampleCount) != 4 || dp[0].ExtendedStatistics["p99"] < 0 || dp[0].Unit != cwtypes.StandardUnitMilliseconds {
+		t.Fatalf("Latency of GET /pets = %+v, want 4 samples in milliseconds with a p99", dp)
+	}
+	if dp := stats(cw("eu-west-1"), "AWS/ApiGateway", "Count", "ApiName", "test-api", "Stage", "prod"); len(dp) != 0 {
+		t.Fatalf("another region reads %+v", dp)
+	}
+	list, err := east.ListMetrics(ctx, &cloudwatch.ListMetricsInput{Namespace: aws.String("AWS/ApiGateway"), MetricName: aws.String("Count")})
+	f.must(err)
+	if len(list.Metrics) != 3 {
+		t.Fatalf("ListMetrics Count = %+v, want the API, the stage and GET /pets", list.Metrics)
 	}
 }
