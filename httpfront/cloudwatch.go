@@ -423,14 +423,14 @@ type cwGetMetricStatisticsInput struct {
 
 // cwDatapoint's members are in the model's XML order.
 type cwDatapoint struct {
-	Timestamp          cwTime             `json:"Timestamp"`
-	SampleCount        *float64           `json:"SampleCount,omitempty"`
-	Average            *float64           `json:"Average,omitempty"`
-	Sum                *float64           `json:"Sum,omitempty"`
-	Minimum            *float64           `json:"Minimum,omitempty"`
-	Maximum            *float64           `json:"Maximum,omitempty"`
-	Unit               string             `json:"Unit,omitempty"`
-	ExtendedStatistics map[string]float64 `json:"ExtendedStatistics,omitempty"`
+	Timestamp          cwTime                    `json:"Timestamp"`
+	SampleCount        *awswire.Double           `json:"SampleCount,omitempty"`
+	Average            *awswire.Double           `json:"Average,omitempty"`
+	Sum                *awswire.Double           `json:"Sum,omitempty"`
+	Minimum            *awswire.Double           `json:"Minimum,omitempty"`
+	Maximum            *awswire.Double           `json:"Maximum,omitempty"`
+	Unit               string                    `json:"Unit,omitempty"`
+	ExtendedStatistics map[string]awswire.Double `json:"ExtendedStatistics,omitempty"`
 }
 
 type cwGetMetricStatisticsOutput struct {
@@ -481,12 +481,12 @@ type cwMessage struct {
 }
 
 type cwMetricDataResult struct {
-	ID         string      `json:"Id"`
-	Label      string      `json:"Label"`
-	Timestamps []cwTime    `json:"Timestamps"`
-	Values     []float64   `json:"Values"`
-	StatusCode string      `json:"StatusCode"`
-	Messages   []cwMessage `json:"Messages,omitempty"`
+	ID         string           `json:"Id"`
+	Label      string           `json:"Label"`
+	Timestamps []cwTime         `json:"Timestamps"`
+	Values     []awswire.Double `json:"Values"`
+	StatusCode string           `json:"StatusCode"`
+	Messages   []cwMessage      `json:"Messages,omitempty"`
 }
 
 type cwGetMetricDataOutput struct {
@@ -718,7 +718,7 @@ func cwGetMetricStatistics(st *metrics.Store, decode func(any) error) (any, erro
 			// A percentile the data cannot tell is NaN: left out.
 			if v := finite(dp.Extended[j]); v != nil {
 				if d.ExtendedStatistics == nil {
-					d.ExtendedStatistics = make(map[string]float64, len(in.ExtendedStatistics))
+					d.ExtendedStatistics = make(map[string]awswire.Double, len(in.ExtendedStatistics))
 				}
 				d.ExtendedStatistics[name] = *v
 			}
@@ -728,12 +728,14 @@ func cwGetMetricStatistics(st *metrics.Store, decode func(any) error) (any, erro
 }
 
 // finite returns &v, or nil when v cannot travel (JSON has no NaN or
-// infinity, and CloudWatch never answers them).
-func finite(v float64) *float64 {
+// infinity, and CloudWatch never answers them). Answers are written as
+// CloudWatch's Java front end writes doubles ("5.0").
+func finite(v float64) *awswire.Double {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return &v
+	d := awswire.Double(v)
+	return &d
 }
 
 func cwGetMetricData(st *metrics.Store, decode func(any) error) (any, error) {
@@ -773,14 +775,14 @@ func cwGetMetricData(st *metrics.Store, decode func(any) error) (any, error) {
 			continue
 		}
 		r := cwMetricDataResult{ID: q.ID, Label: q.Label, Timestamps: make([]cwTime, 0, len(res.Values)),
-			Values: make([]float64, 0, len(res.Values))}
+			Values: make([]awswire.Double, 0, len(res.Values))}
 		if r.Label == "" {
 			r.Label = res.Label
 		}
 		for j, v := range res.Values {
 			if finite(v) != nil {
 				r.Timestamps = append(r.Timestamps, cwTime(res.Timestamps[j]))
-				r.Values = append(r.Values, v)
+				r.Values = append(r.Values, awswire.Double(v))
 			}
 		}
 		results = append(results, r)
@@ -1295,7 +1297,7 @@ func (w *xmlWriter) value(name string, v reflect.Value) {
 	case reflect.String:
 		w.element(name, v.String())
 	case reflect.Float64:
-		w.element(name, formatFloat(v.Float()))
+		w.element(name, string(awswire.AppendJavaDouble(nil, v.Float())))
 	case reflect.Int32:
 		w.element(name, strconv.FormatInt(v.Int(), 10))
 	case reflect.Bool:
@@ -1307,13 +1309,4 @@ func (w *xmlWriter) element(name, text string) {
 	w.WriteString("<" + name + ">")
 	w.text(text)
 	w.WriteString("</" + name + ">")
-}
-
-// formatFloat formats as encoding/json does: plain decimals, exponents
-// only for very small or large magnitudes.
-func formatFloat(f float64) string {
-	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
-		return strconv.FormatFloat(f, 'e', -1, 64)
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }

@@ -714,6 +714,11 @@ func TestCloudWatchJSON(t *testing.T) {
 	if stats.Label != "Orders" || len(stats.Datapoints) != 1 {
 		t.Fatalf("%s", r.body)
 	}
+	// Doubles as CloudWatch's Java front end writes them: botocore keeps
+	// JSON numbers as they come, so the AWS CLI prints 15.0.
+	if !bytes.Contains(r.body, []byte(`"Sum":15.0`)) || !bytes.Contains(r.body, []byte(`"SampleCount":6.0`)) {
+		t.Errorf("whole doubles without their .0: %s", r.body)
+	}
 	d := stats.Datapoints[0]
 	if int64(d.Timestamp) != t0 || *d.Sum != 15 || *d.SampleCount != 6 || *d.Maximum != 4 || d.Average != nil || d.Unit != "Count" ||
 		!near(d.ExtendedStatistics["p99"], 4) {

@@ -1,8 +1,9 @@
 package vtl
 
 import (
-	"math"
 	"strconv"
+
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // maxTextLen bounds String and JSON outside a render, whose own limit
@@ -53,7 +54,7 @@ func appendString(b []byte, v Value, depth, limit int) []byte {
 	case int64:
 		return strconv.AppendInt(b, v, 10)
 	case float64:
-		return appendJavaDouble(b, v)
+		return awswire.AppendJavaDouble(b, v)
 	case *List:
 		if v.JSON {
 			return appendJSON(b, v, depth, limit)
@@ -81,58 +82,4 @@ func appendString(b []byte, v Value, depth, limit int) []byte {
 		return append(b, v.String()...)
 	}
 	return b
-}
-
-// appendJavaDouble formats f as Java's Double.toString: the shortest
-// digits that round-trip, plain between 10^-3 and 10^7 with at least one
-// fractional digit, "computerized scientific" (1.0E10) outside.
-func appendJavaDouble(b []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(b, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(b, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(b, "-Infinity"...)
-	case f == 0:
-		if math.Signbit(f) {
-			return append(b, "-0.0"...)
-		}
-		return append(b, "0.0"...)
-	}
-	if f < 0 {
-		b = append(b, '-')
-		f = -f
-	}
-	if f >= 1e-3 && f < 1e7 {
-		b = strconv.AppendFloat(b, f, 'f', -1, 64)
-		for i := len(b) - 1; i >= 0 && b[i] != '-'; i-- {
-			if b[i] == '.' {
-				return b
-			}
-		}
-		return append(b, ".0"...)
-	}
-	var tmp [32]byte
-	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, 64) // d[.ddd]e±XX
-	mant, exp := e, []byte(nil)
-	for i, c := range e {
-		if c == 'e' {
-			mant, exp = e[:i], e[i+1:]
-			break
-		}
-	}
-	b = append(b, mant...)
-	if len(mant) == 1 {
-		b = append(b, ".0"...)
-	}
-	b = append(b, 'E')
-	if exp[0] == '-' {
-		b = append(b, '-')
-	}
-	exp = exp[1:]
-	for len(exp) > 1 && exp[0] == '0' {
-		exp = exp[1:]
-	}
-	return append(b, exp...)
 }

@@ -345,7 +345,7 @@ func appendJSON(b []byte, v Value, depth, limit int) []byte {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return append(b, "null"...)
 		}
-		return appendJavaDouble(b, v)
+		return awswire.AppendJavaDouble(b, v)
 	case *List:
 		b = append(b, '[')
 		for i, it := range v.Items {

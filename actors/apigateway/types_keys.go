@@ -1,10 +1,6 @@
 package apigateway
 
 import (
-	"math"
-	"strconv"
-	"strings"
-
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 )
@@ -31,36 +27,7 @@ type Rate float64
 // MarshalJSON implements json.Marshaler, formatting as Java's
 // Double.toString.
 func (r Rate) MarshalJSON() ([]byte, error) {
-	return appendJavaDouble(nil, float64(r)), nil
-}
-
-// appendJavaDouble formats f as Java's Double.toString: plain decimal with
-// at least one fractional digit in [1e-3, 1e7), else "d.dddE±n".
-func appendJavaDouble(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		// Not representable in JSON; the decoder never produces it.
-		return append(b, '0')
-	}
-	if f == 0 {
-		return append(b, "0.0"...)
-	}
-	a := math.Abs(f)
-	if a >= 1e-3 && a < 1e7 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		if !strings.Contains(s, ".") {
-			s += ".0"
-		}
-		return append(b, s...)
-	}
-	s := strconv.FormatFloat(f, 'E', -1, 64) // "1E+07", "1.5E-04"
-	mant, exp, _ := strings.Cut(s, "E")
-	if !strings.Contains(mant, ".") {
-		mant += ".0"
-	}
-	n, _ := strconv.Atoi(exp)
-	b = append(b, mant...)
-	b = append(b, 'E')
-	return strconv.AppendInt(b, int64(n), 10)
+	return awswire.AppendJavaDouble(nil, float64(r)), nil
 }
 
 // QuotaSettings are a usage plan's request quota per period. Offset is the
