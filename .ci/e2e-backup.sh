@@ -29,64 +29,11 @@
 # first, to exercise the retry when a port is taken).
 set -euo pipefail
 
-usage() { echo "usage: $0 PATH-TO-EMULATOR-BINARY" >&2; exit 2; }
-[[ $# -eq 1 ]] || usage
-BIN=$1
-[[ -f $BIN && -x $BIN ]] || { echo "e2e-backup: $BIN is not an executable file" >&2; exit 2; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-
-SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(git -C "$SCRIPT_DIR" rev-parse --show-toplevel 2>/dev/null || (cd "$SCRIPT_DIR/.." && pwd))
-MODELS=${E2E_AWS_MODELS:-$REPO/awswire/models/botocore}
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e-backup.XXXXXX")
-EMU_LOG=$WORK/emulator.log
-EMU_PID=
-STEP="setup"
-
-# ---- reporting ----
-
-dump_log() {
-	echo "---- emulator log ($EMU_LOG) ----"
-	if [[ -s $EMU_LOG ]]; then tail -n 200 "$EMU_LOG"; else echo "(empty)"; fi
-	echo "---- end of emulator log ----"
-}
-
-# fail EXPECTED GOT: report the current step and stop (the EXIT trap dumps
-# the emulator's log and stops it).
-fail() {
-	echo "FAIL  $STEP"
-	echo "  expected: $1"
-	echo "  got:      ${2:-<nothing>}"
-	exit 1
-}
-
-PASSED=0 SKIPPED=0
-ok() {
-	PASSED=$((PASSED + 1))
-	echo "ok  $STEP${1:+ ($1)}"
-}
-
-cleanup() {
-	local rc=$?
-	trap - EXIT
-	set +e
-	if [[ -n $EMU_PID ]] && kill -0 "$EMU_PID" 2>/dev/null; then
-		kill -TERM "$EMU_PID" 2>/dev/null
-		for _ in $(seq 100); do kill -0 "$EMU_PID" 2>/dev/null || break; sleep 0.1; done
-		kill -0 "$EMU_PID" 2>/dev/null && kill -KILL "$EMU_PID" 2>/dev/null
-		wait "$EMU_PID" 2>/dev/null
-	fi
-	if [[ $rc -ne 0 ]]; then
-		echo "e2e-backup: FAILED (exit $rc) at step: $STEP"
-		dump_log
-	fi
-	rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_init e2e-backup required "$@"
+MODELS=${E2E_AWS_MODELS:-$E2E_ROOT/awswire/models/botocore}
+SKIPPED=0
 
 # ---- JSON checks (python3; jq may be absent) ----
 
@@ -140,111 +87,36 @@ jget() {
 
 # ---- the CLI ----
 
-# Only our variables reach the CLI: no profile, config file or endpoint of
-# the person running this.
-unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_SECURITY_TOKEN AWS_ENDPOINT_URL \
-	AWS_ENDPOINT_URL_BACKUP AWS_CA_BUNDLE AWS_ROLE_ARN AWS_WEB_IDENTITY_TOKEN_FILE AWS_REGION
-export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1
-export AWS_CONFIG_FILE=$WORK/aws-config AWS_SHARED_CREDENTIALS_FILE=$WORK/aws-credentials
-export AWS_EC2_METADATA_DISABLED=true AWS_PAGER="" AWS_RETRY_MODE=standard AWS_MAX_ATTEMPTS=2
-: >"$AWS_CONFIG_FILE"
+e2e_aws_env
+# Up to two attempts per call, with the standard retry mode.
+export AWS_RETRY_MODE=standard AWS_MAX_ATTEMPTS=2
 
-# cli_version CMD: prints the "aws-cli/X.Y.Z ..." line of CMD, or fails.
-cli_version() { timeout 30 "$1" --version 2>&1 | head -n 1; }
-
-find_cli() {
-	if [[ -n ${AWS_CLI:-} ]]; then
-		command -v "$AWS_CLI" >/dev/null 2>&1 || { echo "e2e-backup: AWS_CLI=$AWS_CLI is not a command" >&2; return 1; }
-		command -v "$AWS_CLI"
-		return 0
+# install_awscli: as root with apt-get, installs Debian's awscli (10 min at
+# most for each apt-get) and sets AWS to it.
+install_awscli() {
+	if [[ $(id -u) -ne 0 ]] || ! command -v apt-get >/dev/null 2>&1; then
+		echo "e2e-backup: no AWS CLI: set AWS_CLI, or install one (as root: apt-get install -y awscli)" >&2
+		return 1
 	fi
-	if [[ -x /usr/bin/aws ]]; then echo /usr/bin/aws; return 0; fi
-	if command -v aws >/dev/null 2>&1; then command -v aws; return 0; fi
-	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-		echo "e2e-backup: no AWS CLI found; installing Debian's awscli" >&2
-		local t0=$SECONDS
-		export DEBIAN_FRONTEND=noninteractive
-		timeout 600 apt-get update -qq >"$WORK/apt.log" 2>&1 || true
-		if ! timeout 600 apt-get install -y -qq awscli >>"$WORK/apt.log" 2>&1; then
-			tail -n 30 "$WORK/apt.log" >&2
-			echo "e2e-backup: apt-get install -y awscli failed" >&2
-			return 1
-		fi
-		echo "e2e-backup: installed awscli in $((SECONDS - t0)) s" >&2
-		[[ -x /usr/bin/aws ]] && { echo /usr/bin/aws; return 0; }
+	echo "e2e-backup: no AWS CLI found; installing Debian's awscli" >&2
+	local t0=$SECONDS
+	DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -qq >"$WORK/apt.log" 2>&1 || true
+	if ! DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq awscli >>"$WORK/apt.log" 2>&1; then
+		tail -n 30 "$WORK/apt.log" >&2
+		echo "e2e-backup: apt-get install -y awscli failed" >&2
+		return 1
 	fi
-	echo "e2e-backup: no AWS CLI: set AWS_CLI, or install one (as root: apt-get install -y awscli)" >&2
-	return 1
+	echo "e2e-backup: installed awscli in $((SECONDS - t0)) s" >&2
+	[[ -x /usr/bin/aws ]] || return 1
+	AWS=/usr/bin/aws
 }
 
-STEP="find the AWS CLI"
-AWS=$(find_cli) || fail "an AWS CLI (\$AWS_CLI, /usr/bin/aws or aws on PATH)" "none, and it could not be installed"
-AWS_VER=$(cli_version "$AWS") || true
-[[ $AWS_VER == aws-cli/* ]] || fail "'$AWS --version' to print aws-cli/..." "$AWS_VER"
-
-# pager_flags CMD: --no-cli-pager exists from CLI v2 on; v1 has no pager.
-pager_flags() { [[ $(cli_version "$1") == aws-cli/1.* ]] || echo --no-cli-pager; }
-read -r -a AWS_FLAGS <<<"--output json $(pager_flags "$AWS")"
-ok "$AWS: $AWS_VER"
+e2e_cli_step install_awscli
 
 # ---- the emulator ----
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-# start_emulator: starts it on a free port and waits (10 s at most) for
-# /_emulator/health to answer 200. Another process may take the port between
-# the pick and the bind, so a failed bind picks again.
-start_emulator() {
-	local try port deadline code
-	for try in 1 2 3 4 5; do
-		port=$(free_port)
-		if [[ $try -eq 1 && -n ${E2E_FIRST_PORT:-} ]]; then port=$E2E_FIRST_PORT; fi
-		: >"$EMU_LOG"
-		EMULATOR_HOST=127.0.0.1 EMULATOR_PORT=$port EMULATOR_STATE=memory EMULATOR_LOG_LEVEL=debug \
-			"$BIN" >>"$EMU_LOG" 2>&1 &
-		EMU_PID=$!
-		deadline=$((SECONDS + 10))
-		while ((SECONDS < deadline)); do
-			if ! kill -0 "$EMU_PID" 2>/dev/null; then
-				break
-			fi
-			code=$(python3 - "$port" <<'EOF' || true
-import sys, urllib.request
-try:
-    with urllib.request.urlopen("http://127.0.0.1:%s/_emulator/health" % sys.argv[1], timeout=2) as r:
-        print(r.status)
-except Exception as e:
-    print(getattr(e, "code", None) or "no answer (%s)" % getattr(e, "reason", e))
-EOF
-)
-			if [[ $code == 200 ]]; then
-				PORT=$port
-				ENDPOINT=http://127.0.0.1:$PORT
-				return 0
-			fi
-			sleep 0.2
-		done
-		if kill -0 "$EMU_PID" 2>/dev/null; then
-			fail "GET http://127.0.0.1:$port/_emulator/health to answer 200 within 10 s" "last: ${code:-nothing}"
-		fi
-		local st=0
-		wait "$EMU_PID" || st=$?
-		EMU_PID=
-		if grep -q "address already in use" "$EMU_LOG"; then
-			echo "port $port was taken; trying another (try $try)"
-			continue
-		fi
-		fail "the emulator to start on 127.0.0.1:$port" "exit status $st before /_emulator/health answered"
-	done
-	fail "a free port within 5 tries" "every port picked was taken"
-}
-
 STEP="start the emulator"
-start_emulator
-grep -q "msg=listening addr=127.0.0.1:$PORT" "$EMU_LOG" ||
-	fail "a 'msg=listening addr=127.0.0.1:$PORT' line in the log" "$(cat "$EMU_LOG")"
+e2e_start_emulator EMULATOR_LOG_LEVEL=debug
 ok "$ENDPOINT, pid $EMU_PID"
 
 # ---- calling the CLI ----
@@ -387,7 +259,7 @@ choose_ap_client() {
 			seen+="$real "
 			if cli_has_ap "$c"; then
 				AP_CLIENT=cli AP_CLI=$c
-				read -r -a AP_FLAGS <<<"--output json $(pager_flags "$c")"
+				read -r -a AP_FLAGS <<<"$(e2e_cli_flags "$(e2e_cli_version "$c")")"
 				return 0
 			fi
 		done
@@ -651,7 +523,7 @@ ok
 STEP="access-point client"
 if choose_ap_client; then
 	case $AP_CLIENT in
-	cli) ok "$AP_CLI ($(cli_version "$AP_CLI")), $MODELS_NOTE" ;;
+	cli) ok "$AP_CLI ($(e2e_cli_version "$AP_CLI")), $MODELS_NOTE" ;;
 	botocore) ok "python3 botocore $(python3 -c 'import botocore; print(botocore.__version__)'), $MODELS_NOTE" ;;
 	esac
 else
@@ -743,11 +615,7 @@ done
 ok "$((${#ALL_OPS[@]} - skipped)) of ${#ALL_OPS[@]} run, $skipped skipped"
 
 STEP="emulator stops on SIGTERM with exit 0"
-kill -TERM "$EMU_PID"
-st=0
-wait "$EMU_PID" || st=$?
-EMU_PID=
-[[ $st -eq 0 ]] || fail "exit status 0 after SIGTERM" "exit status $st"
+e2e_stop_emulator
 grep -q 'msg=stopped' "$EMU_LOG" || fail "a 'msg=stopped' log line" "$(tail -n 5 "$EMU_LOG")"
 ok
 

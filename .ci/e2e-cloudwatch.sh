@@ -20,105 +20,28 @@
 # 127.0.0.1 and every wait is bounded.
 set -euo pipefail
 
-[[ $# -le 1 ]] || { echo "usage: $0 [PATH-TO-EMULATOR-BINARY]" >&2; exit 2; }
-[[ $# -eq 0 || -x $1 ]] || { echo "usage: $0 [PATH-TO-EMULATOR-BINARY]" >&2; exit 2; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e-cloudwatch.XXXXXX")
-EMU_LOG=$WORK/emulator.log
-EMU_PID= STEP=setup PASSED=0
-
-fail() {
-	echo "FAIL  $STEP"
-	echo "  expected: $1"
-	echo "  got:      ${2:-<nothing>}"
-	exit 1
-}
-ok() { PASSED=$((PASSED + 1)); echo "ok  $STEP${1:+ ($1)}"; }
-
-cleanup() {
-	local rc=$?
-	trap - EXIT
-	set +e
-	if [[ -n $EMU_PID ]] && kill -0 "$EMU_PID" 2>/dev/null; then
-		kill -TERM "$EMU_PID"
-		for _ in $(seq 100); do kill -0 "$EMU_PID" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$EMU_PID" 2>/dev/null
-		wait "$EMU_PID" 2>/dev/null
-	fi
-	if [[ $rc -ne 0 ]]; then
-		echo "e2e-cloudwatch: FAILED (exit $rc) at step: $STEP"
-		echo "---- emulator log ----"; tail -n 100 "$EMU_LOG" 2>/dev/null
-	fi
-	rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# q EXPR: evaluates a python expression on the last reply (d) and prints it.
-q() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read() or "null"); v=eval(sys.argv[1]); print(v if isinstance(v,str) else json.dumps(v))' "$1" <<<"$OUT"; }
-# check DESCRIPTION EXPR: EXPR must be true on the last reply.
-check() { [[ $(q "bool($2)") == true ]] || fail "$1 [$2]" "$OUT"; }
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_init e2e-cloudwatch optional "$@"
 
 STEP="tools"
 command -v python3 >/dev/null || fail "python3 on PATH" "none"
 ok
 
-if [[ $# -eq 1 ]]; then
-	BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-else
-	STEP="go build ./cmd/emulator"
-	[[ -x /usr/local/go/bin/go ]] && export PATH=/usr/local/go/bin:$PATH
-	command -v go >/dev/null || fail "go on PATH (or pass PATH-TO-EMULATOR-BINARY)" "none"
-	BIN=$WORK/emulator
-	(cd "$(dirname "${BASH_SOURCE[0]}")/.." && timeout 300 go build -o "$BIN" ./cmd/emulator) >"$WORK/build.log" 2>&1 ||
-		fail "the emulator to build" "$(tail -n 20 "$WORK/build.log")"
-	ok
-fi
+e2e_build_emulator
+e2e_aws_env
 
-unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_CLOUDWATCH AWS_CA_BUNDLE AWS_REGION
-export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1
-export AWS_CONFIG_FILE=$WORK/aws-config AWS_SHARED_CREDENTIALS_FILE=$WORK/aws-credentials
-export AWS_EC2_METADATA_DISABLED=true AWS_PAGER="" AWS_MAX_ATTEMPTS=1
-: >"$AWS_CONFIG_FILE"
-
-STEP="find the AWS CLI"
-if [[ -n ${AWS_CLI:-} ]]; then AWS=$AWS_CLI
-elif [[ -x /usr/bin/aws ]]; then AWS=/usr/bin/aws
-elif command -v aws >/dev/null; then AWS=$(command -v aws)
-else fail "an AWS CLI (run .ci/e2e-backup.sh first, which installs one)" "none"; fi
-VER=$(timeout 30 "$AWS" --version 2>&1 | head -n 1)
-FLAGS=(--output json)
-[[ $VER == aws-cli/1.* ]] || FLAGS+=(--no-cli-pager)
-ok "$AWS: $VER"
+e2e_cli_step
 
 STEP="start the emulator"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-EMULATOR_HOST=127.0.0.1 EMULATOR_PORT=$PORT EMULATOR_STATE=memory "$BIN" >"$EMU_LOG" 2>&1 &
-EMU_PID=$!
-for _ in $(seq 100); do
-	grep -q "msg=listening" "$EMU_LOG" && break
-	kill -0 "$EMU_PID" 2>/dev/null || fail "the emulator to start" "$(cat "$EMU_LOG")"
-	sleep 0.1
-done
-grep -q "msg=listening" "$EMU_LOG" || fail "msg=listening within 10 s" "$(cat "$EMU_LOG")"
-ENDPOINT=http://127.0.0.1:$PORT
+e2e_start_emulator
 ok "$ENDPOINT"
 
 # cw OP ARGS...: aws cloudwatch OP must succeed; its reply goes to OUT.
-cw() {
-	local rc=0
-	OUT=$(timeout 30 "$AWS" cloudwatch "$@" --endpoint-url "$ENDPOINT" "${FLAGS[@]}" 2>"$WORK/err") || rc=$?
-	[[ $rc -eq 0 ]] || fail "aws cloudwatch $* to succeed" "exit $rc: $(tail -n 5 "$WORK/err")"
-}
+cw() { e2e_aws cloudwatch "$@"; }
 # cw_err CODE OP ARGS...: aws cloudwatch OP must fail with error CODE; the
 # CLI's message goes to ERR.
-cw_err() {
-	local code=$1 rc=0; shift
-	OUT=$(timeout 30 "$AWS" cloudwatch "$@" --endpoint-url "$ENDPOINT" "${FLAGS[@]}" 2>"$WORK/err") || rc=$?
-	ERR=$(cat "$WORK/err")
-	[[ $rc -ne 0 && $ERR == *"($code)"* ]] || fail "aws cloudwatch $* to fail with ($code)" "exit $rc: $ERR $OUT"
-}
+cw_err() { e2e_aws_err "$1" cloudwatch "${@:2}"; }
 
 # The datapoints sit in whole minutes of the last hour, so that each query
 # below covers a known set whatever the wall clock.
@@ -206,8 +129,7 @@ check "nothing" 'd["Metrics"] == []'
 ok
 
 STEP="another region is another store"
-OUT=$(timeout 30 "$AWS" cloudwatch list-metrics --namespace E2E/App --region eu-west-1 --endpoint-url "$ENDPOINT" "${FLAGS[@]}" 2>"$WORK/err") ||
-	fail "list-metrics in eu-west-1 to succeed" "$(cat "$WORK/err")"
+cw list-metrics --namespace E2E/App --region eu-west-1
 check "no series" 'd["Metrics"] == []'
 ok
 

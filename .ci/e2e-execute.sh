@@ -19,54 +19,18 @@
 # 127.0.0.1 and every wait is bounded.
 set -euo pipefail
 
-[[ $# -le 1 ]] || { echo "usage: $0 [PATH-TO-EMULATOR-BINARY]" >&2; exit 2; }
-[[ $# -eq 0 || -x $1 ]] || { echo "usage: $0 [PATH-TO-EMULATOR-BINARY]" >&2; exit 2; }
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/e2e-execute.XXXXXX")
-EMU_LOG=$WORK/emulator.log
+# shellcheck source-path=SCRIPTDIR
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_init e2e-execute optional "$@"
 BACKEND_LOG=$WORK/backend.log
-EMU_PID= BACKEND_PID= STEP=setup PASSED=0
+BACKEND_PID=''
 T0=$SECONDS
 
-fail() {
-	echo "FAIL  $STEP"
-	echo "  expected: $1"
-	echo "  got:      ${2:-<nothing>}"
-	exit 1
+# e2e_cleanup_more RC: on exit, the backend stops too; its log on a failure.
+e2e_cleanup_more() {
+	[[ -n $BACKEND_PID ]] && e2e_stop_pid "$BACKEND_PID"
+	[[ $1 -eq 0 ]] || e2e_dump_log backend "$BACKEND_LOG" 20
 }
-ok() { PASSED=$((PASSED + 1)); echo "ok  $STEP${1:+ ($1)}"; }
-
-# stop PID: SIGTERM, up to 10 s to exit, then SIGKILL.
-stop() {
-	local pid=$1
-	kill -0 "$pid" 2>/dev/null || return 0
-	kill -TERM "$pid"
-	for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-}
-
-cleanup() {
-	local rc=$?
-	trap - EXIT
-	set +e
-	[[ -n $EMU_PID ]] && stop "$EMU_PID"
-	[[ -n $BACKEND_PID ]] && stop "$BACKEND_PID"
-	if [[ $rc -ne 0 ]]; then
-		echo "e2e-execute: FAILED (exit $rc) at step: $STEP"
-		[[ -e $EMU_LOG ]] && { echo "---- emulator log ----"; tail -n 100 "$EMU_LOG"; }
-		[[ -e $BACKEND_LOG ]] && { echo "---- backend log ----"; tail -n 20 "$BACKEND_LOG"; }
-	fi
-	rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# q EXPR: evaluates a python expression on the last reply (d) and prints it.
-q() { python3 -c 'import json,sys; d=json.loads(sys.stdin.read() or "null"); v=eval(sys.argv[1]); print(v if isinstance(v,str) else json.dumps(v))' "$1" <<<"$OUT"; }
-# check DESCRIPTION EXPR: EXPR must be true on the last reply.
-check() { [[ $(q "bool($2)") == true ]] || fail "$1 [$2]" "$OUT"; }
 
 STEP="tools"
 for tool in curl python3; do
@@ -74,45 +38,13 @@ for tool in curl python3; do
 done
 ok
 
-if [[ $# -eq 1 ]]; then
-	BIN=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-else
-	STEP="go build ./cmd/emulator"
-	[[ -x /usr/local/go/bin/go ]] && export PATH=/usr/local/go/bin:$PATH
-	command -v go >/dev/null || fail "go on PATH (or pass PATH-TO-EMULATOR-BINARY)" "none"
-	BIN=$WORK/emulator
-	(cd "$(dirname "${BASH_SOURCE[0]}")/.." && timeout 300 go build -o "$BIN" ./cmd/emulator) >"$WORK/build.log" 2>&1 ||
-		fail "the emulator to build" "$(tail -n 20 "$WORK/build.log")"
-	ok
-fi
+e2e_build_emulator
+e2e_aws_env
 
-unset AWS_PROFILE AWS_DEFAULT_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_CA_BUNDLE AWS_REGION
-export AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_DEFAULT_REGION=us-east-1
-export AWS_CONFIG_FILE=$WORK/aws-config AWS_SHARED_CREDENTIALS_FILE=$WORK/aws-credentials
-export AWS_EC2_METADATA_DISABLED=true AWS_PAGER="" AWS_MAX_ATTEMPTS=1
-: >"$AWS_CONFIG_FILE"
-
-STEP="find the AWS CLI"
-if [[ -n ${AWS_CLI:-} ]]; then AWS=$AWS_CLI
-elif [[ -x /usr/bin/aws ]]; then AWS=/usr/bin/aws
-elif command -v aws >/dev/null; then AWS=$(command -v aws)
-else fail "an AWS CLI (run .ci/e2e-backup.sh first, which installs one)" "none"; fi
-VER=$(timeout 30 "$AWS" --version 2>&1 | head -n 1)
-FLAGS=(--output json)
-[[ $VER == aws-cli/1.* ]] || FLAGS+=(--no-cli-pager)
-ok "$AWS: $VER"
+e2e_cli_step
 
 STEP="start the emulator"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-EMULATOR_HOST=127.0.0.1 EMULATOR_PORT=$PORT EMULATOR_STATE=memory "$BIN" >"$EMU_LOG" 2>&1 &
-EMU_PID=$!
-for _ in $(seq 100); do
-	grep -q "msg=listening" "$EMU_LOG" && break
-	kill -0 "$EMU_PID" 2>/dev/null || fail "the emulator to start" "$(cat "$EMU_LOG")"
-	sleep 0.1
-done
-grep -q "msg=listening" "$EMU_LOG" || fail "msg=listening within 10 s" "$(cat "$EMU_LOG")"
-ENDPOINT=http://127.0.0.1:$PORT
+e2e_start_emulator
 ok "$ENDPOINT"
 
 # The backend answers every method with a compact JSON echo of the request:
@@ -170,11 +102,7 @@ OUT=$(curl -sS --max-time 5 "http://127.0.0.1:$BPORT/ping?a=b") || fail "the bac
 ok "http://127.0.0.1:$BPORT"
 
 # gw OP ARGS...: aws apigateway OP must succeed; its reply goes to OUT.
-gw() {
-	local rc=0
-	OUT=$(timeout 30 "$AWS" apigateway "$@" --endpoint-url "$ENDPOINT" "${FLAGS[@]}" 2>"$WORK/err") || rc=$?
-	[[ $rc -eq 0 ]] || fail "aws apigateway $* to succeed" "exit $rc: $(tail -n 5 "$WORK/err")"
-}
+gw() { e2e_aws apigateway "$@"; }
 
 # call CURL-ARGS...: one request with curl (bounded); the status goes to CODE,
 # the body to BODY and the response headers to $WORK/headers.
@@ -343,10 +271,6 @@ check "the log's path parameters" '"Method request path: {proxy=items/t}" in d["
 ok
 
 STEP="stop on SIGTERM"
-kill -TERM "$EMU_PID"
-rc=0
-wait "$EMU_PID" || rc=$?
-EMU_PID=
-[[ $rc -eq 0 ]] || fail "exit 0 after SIGTERM" "exit $rc"
+e2e_stop_emulator
 ok
 echo "e2e-execute: $PASSED passed, 0 failed in $((SECONDS - T0)) s"
