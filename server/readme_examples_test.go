@@ -146,8 +146,9 @@ func blocksOf(t *testing.T, heading, lang string) []codeBlock {
 // names) srv's port.
 func pointAt(example string, srv *servertest.Server) string {
 	_, port, _ := strings.Cut(srv.Addr, ":")
-	example = strings.ReplaceAll(example, readmeEndpoint, srv.URL)
-	return strings.ReplaceAll(example, ":4566", ":"+port)
+	// The port first: srv's own port may begin with 4566.
+	example = strings.ReplaceAll(example, ":4566", ":"+port)
+	return strings.ReplaceAll(example, strings.TrimSuffix(readmeEndpoint, "4566")+port, srv.URL)
 }
 
 // expectations returns the TEXT of every "# => TEXT" line of example.
