@@ -2,6 +2,7 @@ package awswire
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -24,6 +25,9 @@ const (
 	CodeNotFound        = "NotFoundException"
 	CodeTooManyRequests = "TooManyRequestsException"
 	CodeUnauthorized    = "UnauthorizedException"
+	// Lambda (besides the shared InvalidParameterValueException,
+	// ResourceNotFoundException and TooManyRequestsException).
+	CodeServiceException = "ServiceException"
 
 	// Coral framework errors: model-level validation and JSON that does
 	// not fit the shape, which the models do not declare.
@@ -109,8 +113,9 @@ func New(svc Service, code, message string) *Error {
 		return &Error{Service: svc, Code: code, Status: st, Message: message}
 	}
 	// The emulator's own endpoints have no model; they borrow API
-	// Gateway's name for a bad request.
-	if svc == ServiceNone && code == CodeBadRequest {
+	// Gateway's name for a bad request, as does the front's answer to a
+	// Lambda request it cannot read (Lambda's model declares no such code).
+	if (svc == ServiceNone || svc == Lambda) && code == CodeBadRequest {
 		return &Error{Service: svc, Code: code, Status: 400, Message: message}
 	}
 	return &Error{Service: svc, Code: CodeInternalFailure, Status: 500,
@@ -125,8 +130,11 @@ func Errorf(svc Service, code, format string, args ...any) *Error {
 // Internal is the error a client sees for any failure that is not in the
 // catalogue. The Go error text never reaches the client.
 func Internal(svc Service) *Error {
-	if svc == Backup {
+	switch svc {
+	case Backup:
 		return New(svc, CodeServiceUnavailable, "An internal error occurred. The request can be retried.")
+	case Lambda:
+		return New(svc, CodeServiceException, "An internal error occurred.")
 	}
 	return New(svc, CodeInternalFailure, "An internal error occurred.")
 }
@@ -138,13 +146,17 @@ func Unavailable(svc Service) *Error {
 		return New(svc, CodeServiceUnavailable, "The service is busy. Retry the request.")
 	case APIGateway, APIGatewayV2:
 		return New(svc, CodeTooManyRequests, "Too Many Requests")
+	case Lambda:
+		return New(svc, CodeTooManyRequests, "Rate exceeded").With("Reason", "CallerRateLimitExceeded")
 	}
 	return New(svc, CodeInternalFailure, "The service is busy. Retry the request.")
 }
 
 // AppendBody appends the JSON error body for e as its service shapes it:
-// Backup {"Code","Message","Type",...}; API Gateway {"message"}; the
-// emulator's own endpoints {"code","message"}.
+// Backup {"Code","Message","Type",...}; API Gateway {"message"}; Lambda
+// {"Type","message"} or {"Type","Message"} as the shape spells its member
+// ({"message"} for codes the model does not declare); the emulator's own
+// endpoints {"code","message"}.
 func AppendBody(dst []byte, e *Error) []byte {
 	switch e.Service {
 	case Backup:
@@ -165,6 +177,28 @@ func AppendBody(dst []byte, e *Error) []byte {
 			dst = append(dst, `{"Message":`...)
 		} else {
 			dst = append(dst, `{"message":`...)
+		}
+		dst = AppendString(dst, e.Message)
+	case Lambda:
+		// Lambda's shapes spell the message member either way
+		// (ResourceNotFoundException: Message; InvalidParameterValueException:
+		// message); Type is User for client errors, Service for its own.
+		s, declared := shapes[shapeKey{e.Service, e.Code}]
+		if !declared {
+			dst = append(dst, `{"message":`...)
+			dst = AppendString(dst, e.Message)
+			break
+		}
+		typ := "User"
+		if e.Status >= 500 {
+			typ = "Service"
+		}
+		dst = append(dst, `{"Type":`...)
+		dst = AppendString(dst, typ)
+		if slices.Contains(s.Members, "Message") {
+			dst = append(dst, `,"Message":`...)
+		} else {
+			dst = append(dst, `,"message":`...)
 		}
 		dst = AppendString(dst, e.Message)
 	default:

@@ -297,6 +297,31 @@ func TestAppendBody(t *testing.T) {
 			want: map[string]string{"message": "slow down", "limitType": "rate"},
 		},
 		{
+			name: "service=lambda/code=ResourceNotFoundException",
+			err:  awswire.New(awswire.Lambda, awswire.CodeResourceNotFound, "Function not found: arn:aws:lambda:us-east-1:000000000000:function:nope"),
+			want: map[string]string{"Type": "User", "Message": "Function not found: arn:aws:lambda:us-east-1:000000000000:function:nope"},
+		},
+		{
+			name: "service=lambda/code=InvalidParameterValueException",
+			err:  awswire.New(awswire.Lambda, awswire.CodeInvalidParameterValue, "Could not unzip uploaded file."),
+			want: map[string]string{"Type": "User", "message": "Could not unzip uploaded file."},
+		},
+		{
+			name: "service=lambda/code=ServiceException",
+			err:  awswire.Internal(awswire.Lambda),
+			want: map[string]string{"Type": "Service", "Message": "An internal error occurred."},
+		},
+		{
+			name: "service=lambda/code=TooManyRequestsException/fields=1",
+			err:  awswire.Unavailable(awswire.Lambda),
+			want: map[string]string{"Type": "User", "message": "Rate exceeded", "Reason": "CallerRateLimitExceeded"},
+		},
+		{
+			name: "service=lambda/code=ValidationException",
+			err:  awswire.New(awswire.Lambda, awswire.CodeValidation, "1 validation error detected"),
+			want: map[string]string{"message": "1 validation error detected"},
+		},
+		{
 			name: "service=none/code=UnknownOperationException",
 			err:  awswire.New(awswire.ServiceNone, awswire.CodeUnknownOperation, "No operation matches GET /x"),
 			want: map[string]string{"code": awswire.CodeUnknownOperation, "message": "No operation matches GET /x"},

@@ -9,9 +9,11 @@ const (
 	Backup
 	APIGateway
 	APIGatewayV2
+	Lambda
 )
 
-// String returns the model directory name (backup, apigateway, apigatewayv2).
+// String returns the model directory name (backup, apigateway, apigatewayv2,
+// lambda).
 func (s Service) String() string {
 	switch s {
 	case Backup:
@@ -20,6 +22,8 @@ func (s Service) String() string {
 		return "apigateway"
 	case APIGatewayV2:
 		return "apigatewayv2"
+	case Lambda:
+		return "lambda"
 	}
 	return "none"
 }

@@ -41,6 +41,7 @@ func TestOperationsCount(t *testing.T) {
 		{Backup, 115},
 		{APIGateway, 124},
 		{APIGatewayV2, 103},
+		{Lambda, 85},
 	} {
 		t.Run("service="+tc.svc.String(), func(t *testing.T) {
 			if got := counts[tc.svc]; got != tc.want {
@@ -48,8 +49,8 @@ func TestOperationsCount(t *testing.T) {
 			}
 		})
 	}
-	if n := len(Operations); n != 115+124+103 {
-		t.Errorf("got %d operations in all, want %d (an unknown service?)", n, 115+124+103)
+	if n := len(Operations); n != 115+124+103+85 {
+		t.Errorf("got %d operations in all, want %d (an unknown service?)", n, 115+124+103+85)
 	}
 }
 
@@ -71,6 +72,12 @@ func TestOperationsKnown(t *testing.T) {
 		{APIGateway, "CreateRestApi", "POST", "/restapis", "", 201},
 		{APIGateway, "DeleteRestApi", "DELETE", "/restapis/{restapi_id}", "", 202},
 		{APIGatewayV2, "TagResource", "POST", "/v2/tags/{resource-arn}", "", 201},
+		{Lambda, "CreateFunction", "POST", "/2015-03-31/functions", "", 201},
+		{Lambda, "Invoke", "POST", "/2015-03-31/functions/{FunctionName}/invocations", "", 200},
+		// The model says 200; AWS answers DeleteFunction 204 (the handler does).
+		{Lambda, "DeleteFunction", "DELETE", "/2015-03-31/functions/{FunctionName}", "", 200},
+		{Lambda, "ListProvisionedConcurrencyConfigs", "GET", "/2019-09-30/functions/{FunctionName}/provisioned-concurrency", "List=ALL", 200},
+		{Lambda, "TagResource", "POST", "/2017-03-31/tags/{Resource}", "", 204},
 	} {
 		t.Run("op="+tc.svc.String()+"."+tc.name, func(t *testing.T) {
 			got := findOperation(t, tc.svc, tc.name)
@@ -97,6 +104,12 @@ func TestErrorShapesKnown(t *testing.T) {
 		{APIGateway, "TooManyRequestsException", 429, false, []string{"message"}},
 		// Members are wire names: the model's Message has locationName message.
 		{APIGatewayV2, "NotFoundException", 404, false, []string{"message", "resourceType"}},
+		// Lambda spells the message member both ways.
+		{Lambda, "ResourceNotFoundException", 404, false, []string{"Type", "Message"}},
+		{Lambda, "InvalidParameterValueException", 400, false, []string{"Type", "message"}},
+		{Lambda, "ServiceException", 500, true, []string{"Type", "Message"}},
+		// retryAfterSeconds is the Retry-After header.
+		{Lambda, "TooManyRequestsException", 429, false, []string{"Type", "message", "Reason"}},
 	} {
 		t.Run("code="+tc.svc.String()+"."+tc.code, func(t *testing.T) {
 			got := findErrorShape(t, tc.svc, tc.code)

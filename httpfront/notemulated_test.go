@@ -74,8 +74,8 @@ func TestNotEmulated(t *testing.T) {
 			header: sign("sts", "us-east-1", "test"), shape: "query", service: "sts", contentType: "text/xml"},
 		{name: "service=ec2", method: "POST", path: "/", body: "Action=DescribeInstances&Version=2016-11-15",
 			header: append(sign("ec2", "us-east-1", "test"), "Content-Type", form), shape: "ec2", service: "ec2", contentType: "text/xml;charset=UTF-8"},
-		{name: "service=lambda/rest-json", method: "GET", path: "/2015-03-31/functions",
-			header: sign("lambda", "us-east-1", "test"), shape: "rest-json", service: "lambda", contentType: "application/json"},
+		{name: "service=eks/rest-json", method: "GET", path: "/clusters",
+			header: sign("eks", "us-east-1", "test"), shape: "rest-json", service: "eks", contentType: "application/json"},
 		{name: "service=route53/rest-xml", method: "GET", path: "/2013-04-01/hostedzone",
 			header: sign("route53", "us-east-1", "test"), shape: "query", service: "route53", contentType: "text/xml"},
 		{name: "service=compute-optimizer/cbor", method: "POST", path: "/service/ComputeOptimizerService/operation/GetEnrollmentStatus",
@@ -88,7 +88,7 @@ func TestNotEmulated(t *testing.T) {
 			if r.status != 501 || r.header.Get("Content-Type") != tc.contentType {
 				t.Fatalf("%d %q: %s", r.status, r.header.Get("Content-Type"), r.body)
 			}
-			wantMsg := `The service "` + tc.service + `" is not emulated by this emulator; it serves backup, apigateway and execute-api`
+			wantMsg := `The service "` + tc.service + `" is not emulated by this emulator; it serves backup, apigateway, lambda and execute-api`
 			var code, msg string
 			switch tc.shape {
 			case "json", "rest-json":

@@ -27,6 +27,7 @@ var services = []struct {
 	{"Backup", "backup/2018-11-15"},
 	{"APIGateway", "apigateway/2015-07-09"},
 	{"APIGatewayV2", "apigatewayv2/2018-11-29"},
+	{"Lambda", "lambda/2015-03-31"},
 }
 
 func main() {
