@@ -1,0 +1,82 @@
+package functions
+
+import (
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+)
+
+// Config sets up a Runtime. The zero value of a field means its default.
+type Config struct {
+	MaxConcurrency int           // instances per function version (EMULATOR_LAMBDA_MAX_CONCURRENCY; default 10)
+	IdleTimeout    time.Duration // reap idle instances after (EMULATOR_LAMBDA_IDLE_TIMEOUT; default 5m)
+	WorkDir        string        // where code is unpacked, one dir per code SHA-256 (default: a temp dir removed by Close)
+	EndpointURL    string        // AWS_ENDPOINT_URL given to functions (the emulator's address)
+	Log            *slog.Logger  // function stdout/stderr lines go here tagged function= requestId=
+
+	// InitTimeout bounds a cold start's init phase: from the process's
+	// start to its first call for an invocation (Lambda's 10 s).
+	InitTimeout time.Duration
+	// Python and Node are the interpreters the python3.x and nodejs*.x
+	// runtimes use, looked up in PATH (default "python3" and "node").
+	Python, Node string
+}
+
+// Defaults.
+const (
+	DefaultMaxConcurrency = 10
+	DefaultIdleTimeout    = 5 * time.Minute
+	DefaultInitTimeout    = 10 * time.Second
+)
+
+// ConfigFromEnv reads EMULATOR_LAMBDA_MAX_CONCURRENCY (a count) and
+// EMULATOR_LAMBDA_IDLE_TIMEOUT (a Go duration, or seconds) through getenv,
+// for the emulator's assembly to start from.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	var c Config
+	if v := getenv("EMULATOR_LAMBDA_MAX_CONCURRENCY"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("EMULATOR_LAMBDA_MAX_CONCURRENCY=%q: want a count of at least 1", v)
+		}
+		c.MaxConcurrency = n
+	}
+	if v := getenv("EMULATOR_LAMBDA_IDLE_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			secs, serr := strconv.Atoi(v)
+			if serr != nil {
+				return c, fmt.Errorf("EMULATOR_LAMBDA_IDLE_TIMEOUT=%q: want a duration such as 5m or 300", v)
+			}
+			d = time.Duration(secs) * time.Second
+		}
+		if d <= 0 {
+			return c, fmt.Errorf("EMULATOR_LAMBDA_IDLE_TIMEOUT=%q: want a positive duration", v)
+		}
+		c.IdleTimeout = d
+	}
+	return c, nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.MaxConcurrency <= 0 {
+		c.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.InitTimeout <= 0 {
+		c.InitTimeout = DefaultInitTimeout
+	}
+	if c.Python == "" {
+		c.Python = "python3"
+	}
+	if c.Node == "" {
+		c.Node = "node"
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}

@@ -1,0 +1,255 @@
+package functions
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	// The tests' Go function is built from testdata with AWS's runtime
+	// client; importing it here keeps it in go.mod.
+	_ "github.com/aws/aws-lambda-go/lambda"
+)
+
+var testDir string // removed when the tests end
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "functions-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// zipEntry is one file of a test zip.
+type zipEntry struct {
+	name string
+	body string
+	mode fs.FileMode // 0: 0644
+}
+
+func makeZip(t testing.TB, entries ...zipEntry) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
+		mode := e.mode
+		if mode == 0 {
+			mode = 0o644
+		}
+		h.SetMode(mode)
+		w, err := zw.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(e.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return base64.StdEncoding.EncodeToString(s[:])
+}
+
+// function is a test function of the given runtime and code.
+func function(name, runtime, handler string, code []byte) Function {
+	return Function{
+		Name: name, Version: "$LATEST", Account: "123456789012", Region: "us-east-1",
+		ARN:     "arn:aws:lambda:us-east-1:123456789012:function:" + name + ":$LATEST",
+		Runtime: runtime, Handler: handler, CodeSHA256: sha(code),
+		Code:    func() ([]byte, error) { return code, nil },
+		Timeout: 5 * time.Second, MemoryMB: 128,
+	}
+}
+
+var (
+	goBuildOnce sync.Once
+	goZip       []byte
+	goBuildErr  error
+)
+
+// goFunctionZip is testdata/gofn built for Linux as a static bootstrap, zipped.
+func goFunctionZip(t testing.TB) []byte {
+	t.Helper()
+	goBuildOnce.Do(func() {
+		out := filepath.Join(testDir, "gofn", "bootstrap")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./testdata/gofn")
+		cmd.Env = append(os.Environ(), "GOOS=linux", "CGO_ENABLED=0")
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			goBuildErr = fmt.Errorf("go build: %v\n%s", err, msg)
+			return
+		}
+		bin, err := os.ReadFile(out)
+		if err != nil {
+			goBuildErr = err
+			return
+		}
+		goZip = makeZip(t, zipEntry{name: "bootstrap", body: string(bin), mode: 0o755})
+	})
+	if goBuildErr != nil {
+		t.Fatal(goBuildErr)
+	}
+	return goZip
+}
+
+func goFunction(t testing.TB, name string) Function {
+	return function(name, "provided.al2023", "bootstrap", goFunctionZip(t))
+}
+
+// logLines collects what the Runtime logs.
+type logLines struct {
+	mu      sync.Mutex
+	records []map[string]any
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	var m map[string]any
+	if err := json.Unmarshal(p, &m); err == nil {
+		l.mu.Lock()
+		l.records = append(l.records, m)
+		l.mu.Unlock()
+	}
+	return len(p), nil
+}
+
+func (l *logLines) find(msg string) []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, r := range l.records {
+		if m, _ := r["msg"].(string); strings.Contains(m, msg) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func newRuntime(t testing.TB, c Config) (*Runtime, *logLines) {
+	t.Helper()
+	logs := &logLines{}
+	if c.Log == nil {
+		c.Log = slog.New(slog.NewJSONHandler(logs, nil))
+	}
+	if c.WorkDir == "" {
+		c.WorkDir = t.TempDir()
+	}
+	r := New(c)
+	t.Cleanup(func() {
+		if err := r.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return r, logs
+}
+
+func invoke(t testing.TB, r *Runtime, fn Function, payload string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := r.Invoke(ctx, fn, []byte(payload))
+	if err != nil {
+		t.Fatalf("Invoke(%s, %s): %v", fn.Name, payload, err)
+	}
+	return res
+}
+
+func mustOK(t testing.TB, res Result) {
+	t.Helper()
+	if res.FunctionError != "" {
+		t.Fatalf("FunctionError %q: %s\nlog:\n%s", res.FunctionError, res.Payload, res.LogTail)
+	}
+}
+
+func decode(t testing.TB, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return m
+}
+
+// alive reports whether pid is a process that has not exited (zombies
+// count as gone).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] != 'Z'
+}
+
+// groupAlive reports whether any live (not zombie) process is left in the
+// process group: orphans are reaped by PID 1, which a container may not do.
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:])) // state, ppid, pgrp, ...
+		if len(f) > 2 && f[0] != "Z" && f[2] == fmt.Sprint(pgid) {
+			return true
+		}
+	}
+	return false
+}
+
+// eventually waits up to d for cond.
+func eventually(d time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cond()
+}
+
+func poolSize(r *Runtime, fn Function) (all, idle int) {
+	v, ok := r.pools.Load(fn.poolKey())
+	if !ok {
+		return 0, 0
+	}
+	p := v.(*pool)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.all), len(p.idle)
+}
