@@ -227,6 +227,8 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_ACCOUNT_THROTTLE_RATE", "AccountThrottleRate"},
 	{"EMULATOR_ACCOUNT_THROTTLE_BURST", "AccountThrottleBurst"},
 	{"EMULATOR_METRICS_RETENTION", "MetricsRetention"},
+	{"EMULATOR_LAMBDA_MAX_CONCURRENCY", "LambdaMaxConcurrency"},
+	{"EMULATOR_LAMBDA_IDLE_TIMEOUT", "LambdaIdleTimeout"},
 }
 
 // secretWords mark a variable whose value the debug endpoints never show.

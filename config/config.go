@@ -61,6 +61,11 @@ type Config struct {
 	// MetricsRetention is how long request metrics are kept
 	// (EMULATOR_METRICS_RETENTION).
 	MetricsRetention Retention
+	// LambdaMaxConcurrency caps the running instances of each function
+	// version (EMULATOR_LAMBDA_MAX_CONCURRENCY); LambdaIdleTimeout is how
+	// long an idle instance is kept warm (EMULATOR_LAMBDA_IDLE_TIMEOUT).
+	LambdaMaxConcurrency int
+	LambdaIdleTimeout    time.Duration
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -95,6 +100,8 @@ func Default() Config {
 		AccountThrottleRate:  10000,
 		AccountThrottleBurst: 5000,
 		MetricsRetention:     DefaultMetricsRetention,
+		LambdaMaxConcurrency: 10,
+		LambdaIdleTimeout:    5 * time.Minute,
 		InitEnabled:          true,
 		InitDirs:             slices.Clone(DefaultInitDirs),
 		InitTimeout:          30 * time.Second,
@@ -203,6 +210,7 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		{"EMULATOR_MAX_EXECUTIONS", &c.MaxExecutions, 1, 1 << 20},
 		{"EMULATOR_BACKEND_MAX_CONNS", &c.BackendMaxConns, 1, 1 << 16},
 		{"EMULATOR_ACCOUNT_THROTTLE_BURST", &c.AccountThrottleBurst, 1, 100000},
+		{"EMULATOR_LAMBDA_MAX_CONCURRENCY", &c.LambdaMaxConcurrency, 1, 1000},
 	} {
 		if v, ok := get(d.name); ok {
 			n, err := strconv.Atoi(v)
@@ -261,6 +269,7 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		{"EMULATOR_ASK_TIMEOUT", &c.AskTimeout},
 		{"EMULATOR_SHUTDOWN_GRACE", &c.ShutdownGrace},
 		{"EMULATOR_INIT_TIMEOUT", &c.InitTimeout},
+		{"EMULATOR_LAMBDA_IDLE_TIMEOUT", &c.LambdaIdleTimeout},
 	} {
 		if v, ok := get(d.name); ok {
 			t, err := ParseDuration(v)

@@ -42,6 +42,8 @@ func TestDefault(t *testing.T) {
 		AccountThrottleRate:  10000,
 		AccountThrottleBurst: 5000,
 		MetricsRetention:     config.Retention{High: 3 * time.Hour, Low: 15 * 24 * time.Hour},
+		LambdaMaxConcurrency: 10,
+		LambdaIdleTimeout:    5 * time.Minute,
 		InitEnabled:          true,
 		InitDirs:             []string{"/etc/compat/init", "/etc/emulator/init"},
 		InitTimeout:          30 * time.Second,
@@ -205,6 +207,8 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_ACCOUNT_THROTTLE_RATE":    "0.5",
 		"EMULATOR_ACCOUNT_THROTTLE_BURST":   "7",
 		"EMULATOR_METRICS_RETENTION":        "30m,2d",
+		"EMULATOR_LAMBDA_MAX_CONCURRENCY":   "3",
+		"EMULATOR_LAMBDA_IDLE_TIMEOUT":      "30s",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -222,6 +226,8 @@ func TestFromEnvAll(t *testing.T) {
 		AccountThrottleRate:    0.5,
 		AccountThrottleBurst:   7,
 		MetricsRetention:       config.Retention{High: 30 * time.Minute, Low: 48 * time.Hour},
+		LambdaMaxConcurrency:   3,
+		LambdaIdleTimeout:      30 * time.Second,
 
 		InitEnabled: false,
 		InitDirs:    []string{"/hooks/one", "/hooks/two"},
@@ -290,6 +296,8 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_ACCOUNT_THROTTLE_BURST", "0"},
 		{"EMULATOR_ACCOUNT_THROTTLE_BURST", "100001"},
 		{"EMULATOR_METRICS_RETENTION", "forever"},
+		{"EMULATOR_LAMBDA_MAX_CONCURRENCY", "0"},
+		{"EMULATOR_LAMBDA_IDLE_TIMEOUT", "2h"},
 		{"EMULATOR_METRICS_RETENTION", "2d,1d"},
 		{"EMULATOR_METRICS_RETENTION", "3h,100d"},
 		{"EMULATOR_METRICS_RETENTION", "1h,2h,3h"},

@@ -33,6 +33,8 @@ var Variables = []Variable{
 	{"EMULATOR_ENFORCE_GATEWAY_THROTTLE", "false", "answer throttled and over-quota gateway requests with 429 (else only count them)"},
 	{"EMULATOR_ACCOUNT_THROTTLE_RATE", "10000", "API Gateway account limit per region: requests per second"},
 	{"EMULATOR_ACCOUNT_THROTTLE_BURST", "5000", "API Gateway account limit per region: burst"},
+	{"EMULATOR_LAMBDA_MAX_CONCURRENCY", "10", "running instances of each function version"},
+	{"EMULATOR_LAMBDA_IDLE_TIMEOUT", "5m", "how long an idle function instance is kept warm"},
 	{"EMULATOR_METRICS_RETENTION", "3h,15d", "how long request metrics are kept at 1-second and at 1-minute resolution"},
 	{"EMULATOR_ASK_TIMEOUT", "10s", "longest wait for a resource's owner"},
 	{"EMULATOR_SHUTDOWN_GRACE", "5s", "how long in-flight requests may finish at shutdown"},

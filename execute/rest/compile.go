@@ -53,10 +53,14 @@ type requiredParam struct{ where, name string }
 // integration is a method's integration request, integration and
 // integration responses.
 type integration struct {
-	kind       string // MOCK, HTTP, HTTP_PROXY, AWS, AWS_PROXY, ...
-	httpMethod string
-	uri        string
-	params     []paramMapping
+	kind string // MOCK, HTTP, HTTP_PROXY, AWS, AWS_PROXY, CLOUD, CLOUD_PROXY
+	// function: an AWS or AWS_PROXY integration (or a CLOUD name);
+	// proxy: AWS_PROXY or CLOUD_PROXY. lambda is its parsed URI.
+	function, proxy bool
+	lambda          lambdaTarget
+	httpMethod      string
+	uri             string
+	params          []paramMapping
 	// restricted is set when a mapping targets a header API Gateway keeps
 	// for itself: every request answers 500.
 	restricted      bool
@@ -181,7 +185,16 @@ func compileIntegration(in *apigateway.Integration) *integration {
 	if in.TimeoutInMillis > 0 {
 		out.timeout = time.Duration(in.TimeoutInMillis) * time.Millisecond
 	}
-	function := in.Type == "AWS" || in.Type == "AWS_PROXY"
+	switch in.Type {
+	case "AWS", "CLOUD":
+		out.function = true
+	case "AWS_PROXY", "CLOUD_PROXY":
+		out.function, out.proxy = true, true
+	}
+	if out.function {
+		out.lambda = parseLambdaURI(in.URI)
+	}
+	function := out.function
 	for _, target := range slices.Sorted(maps.Keys(in.RequestParameters)) {
 		p, ok := parseMapping(target, "integration.request.", in.RequestParameters[target])
 		if !ok {

@@ -23,9 +23,10 @@ type Options struct {
 	APIs *apigateway.Service
 	// Backend sends HTTP and HTTP_PROXY integration requests.
 	Backend execute.Backend
-	// Functions run the integration types named by their keys (AWS,
-	// AWS_PROXY, ...); a type with no entry answers a plain 500.
-	Functions map[string]Function
+	// Functions runs the function integrations (AWS and AWS_PROXY with a
+	// Lambda URI, and the CLOUD names). Nil: those integrations answer a
+	// plain 500 naming their type.
+	Functions Function
 	// Admission caps executions in flight (nil: no cap).
 	Admission *execute.Admission
 	Log       *slog.Logger
@@ -53,7 +54,7 @@ type Options struct {
 type Executor struct {
 	apis      *apigateway.Service
 	backend   execute.Backend
-	functions map[string]Function
+	functions Function
 	admission *execute.Admission
 	log       *slog.Logger
 	now       func() time.Time
@@ -137,6 +138,12 @@ type invocation struct {
 	// route is the request's metric series once its stage is known.
 	route metrics.Route
 
+	// payload, eventHeaders and keys are a function call's reused
+	// buffers: the event, its headers, sorted keys.
+	payload      []byte
+	eventHeaders execute.Headers
+	keys         []string
+
 	err                *gatewayError
 	status             int
 	integrationStart   time.Time
@@ -154,7 +161,9 @@ var invocations = sync.Pool{New: func() any { return new(invocation) }}
 func (e *Executor) acquire(req *execute.Request, resp *execute.Response) *invocation {
 	inv := invocations.Get().(*invocation)
 	br, bq, vars, plans, planIDs := inv.backendResp, inv.backendReq, inv.renderVars, inv.plans, inv.planIDs
-	*inv = invocation{ex: e, req: req, resp: resp, renderVars: vars, plans: plans[:0], planIDs: planIDs[:0]}
+	payload, evh, keys := inv.payload, inv.eventHeaders, inv.keys
+	*inv = invocation{ex: e, req: req, resp: resp, renderVars: vars, plans: plans[:0], planIDs: planIDs[:0],
+		payload: payload[:0], eventHeaders: evh[:0], keys: keys[:0]}
 	inv.backendResp = execute.BackendResponse{Headers: br.Headers[:0], Body: br.Body[:0]}
 	inv.backendReq = execute.BackendRequest{Headers: bq.Headers[:0], Body: bq.Body[:0]}
 	return inv
@@ -167,6 +176,11 @@ func (inv *invocation) release() {
 	if cap(inv.backendReq.Body) > 1<<20 {
 		inv.backendReq.Body = nil
 	}
+	if cap(inv.payload) > 1<<20 {
+		inv.payload = nil
+	}
+	clear(inv.eventHeaders) // no request's strings kept alive by the pool
+	clear(inv.keys)
 	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
 	inv.limits = nil
 	inv.route = metrics.Route{}
@@ -373,8 +387,10 @@ func (inv *invocation) forbidden() {
 
 // appendJSONText appends s escaped for a JSON string, without the quotes.
 func appendJSONText(dst []byte, s string) []byte {
-	q := awswire.AppendString(nil, s)
-	return append(dst, q[1:len(q)-1]...)
+	n := len(dst)
+	dst = awswire.AppendString(dst, s)
+	// Drop the quotes in place (append moves overlapping bytes safely).
+	return append(dst[:n], dst[n+1:len(dst)-1]...)
 }
 
 // enrich adds the identity headers every answer carries (§2.10): the

@@ -1,123 +1,265 @@
 package rest
 
 import (
+	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
-	"github.com/cloudemu/emulator/vtl/gateway"
 )
 
-// Function runs function integrations (AWS, AWS_PROXY and the CLOUD
-// names): the functions service provides it. Until one is plugged in,
-// those types answer a plain 500 naming the type. Invoke MUST be safe for
-// concurrent use and return within call.Timeout.
+// Function runs functions for the function integrations (AWS and AWS_PROXY
+// with a Lambda URI, and the CLOUD names). The functions service provides
+// it; it only runs a payload: the events API Gateway sends and the answers
+// it reads are built and parsed here. Until one is plugged in, function
+// integrations answer a plain 500 naming their type.
+//
+// Invoke MUST be safe for concurrent use. It MUST NOT keep payload after it
+// returns (the buffer is reused), and it MUST return once ctx is done.
 type Function interface {
-	Invoke(call *FunctionCall, out *FunctionResult) error
+	// Invoke runs the function named (a name or ARN, qualifier included,
+	// as Lambda's Invoke takes it) in scope with payload, synchronously,
+	// within timeout. A function error (it raised, timed out) is not a Go
+	// error: it is FunctionReply.Error ("Unhandled") with the error
+	// payload. A Go error is a call that could not be made (no such
+	// function, the service failed); ctx's deadline is the timeout.
+	Invoke(ctx context.Context, sc awswire.Scope, function string, payload []byte, timeout time.Duration) (FunctionReply, error)
 }
 
-// FunctionCall is one function invocation. Its slices alias the request:
-// valid only during Invoke.
-type FunctionCall struct {
-	// URI is the integration URI (the function's invocation ARN), stage
-	// variables substituted.
-	URI string
-	// Proxy: build the proxy event from the method request below; else
-	// Body is the integration request body (the mapped payload).
-	Proxy                      bool
-	Method, Path, ResourcePath string
-	PathParams                 []Param
-	Query                      []execute.QueryParam
-	Headers                    execute.Headers
-	Body                       []byte
-	StageVariables             map[string]string
-	Context                    gateway.Context
-	Timeout                    time.Duration
+// FunctionReply is what a function answered: its result, or with Error
+// set (Lambda's X-Amz-Function-Error, "Unhandled") its error payload,
+// {"errorMessage": ..., "errorType": ..., "stackTrace": [...]}.
+type FunctionReply struct {
+	Payload []byte
+	Error   string
 }
 
-// FunctionResult is a function's answer. For a proxy integration it is the
-// parsed proxy response; for a non-proxy one, Body is the payload and
-// ErrorMessage the function error's message ("" on success), which the
-// selection patterns read (recorded L-01).
-type FunctionResult struct {
-	Status          int
-	Headers         execute.Headers
-	Body            []byte
-	IsBase64Encoded bool
-	ErrorMessage    string
+// lambdaTarget is a function integration's URI,
+// parsed once: arn:aws:apigateway:{region}:lambda:path/2015-03-31/functions/{function}/invocations.
+type lambdaTarget struct {
+	// service is the AWS service the URI names ("lambda", "s3", ...); ""
+	// when it is no API Gateway service ARN.
+	service string
+	// region is the URI's region (where API Gateway sends the call).
+	region string
+	// function is what Lambda's Invoke takes (an ARN or a name, with its
+	// qualifier), stage variables not substituted; "" when the URI is not
+	// a Lambda invocation.
+	function string
+	// vars: function refers to stage variables.
+	vars bool
 }
 
-// Function errors, as the gateway answers them.
-var (
-	// ErrMalformedProxyResponse: the proxy answer is not in the proxy
-	// response format, or the function failed (502).
-	ErrMalformedProxyResponse = errors.New("rest: malformed function proxy response")
+// lambdaInvocations is the path of a Lambda invocation URI around the
+// function.
+const (
+	lambdaPathPrefix = "path/2015-03-31/functions/"
+	lambdaPathSuffix = "/invocations"
 )
 
-var errMalformed = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
-	errorType: "InternalServerErrorException", afterIntegration: true,
-	log: "Execution failed due to configuration error: Malformed Lambda proxy response"}
+// parseLambdaURI parses an integration or authorizer URI.
+func parseLambdaURI(uri string) lambdaTarget {
+	parts := strings.SplitN(uri, ":", 6)
+	if len(parts) < 6 || parts[0] != "arn" || parts[2] != "apigateway" {
+		return lambdaTarget{}
+	}
+	t := lambdaTarget{service: parts[4], region: parts[3]}
+	if t.service != "lambda" {
+		return t
+	}
+	fn, ok := strings.CutPrefix(parts[5], lambdaPathPrefix)
+	if !ok {
+		return t
+	}
+	if fn, ok = strings.CutSuffix(fn, lambdaPathSuffix); !ok || fn == "" {
+		return t
+	}
+	t.function, t.vars = fn, strings.Contains(fn, "${stageVariables.")
+	return t
+}
 
-// function runs a function integration.
+// name is the function to invoke, the request's stage variables
+// substituted.
+func (t lambdaTarget) name(vars map[string]string) string {
+	if t.vars {
+		return substituteStageVariables(t.function, vars)
+	}
+	return t.function
+}
+
+// invokeURI is the Lambda endpoint API Gateway's execution log names.
+func (t lambdaTarget) invokeURI(fn string) string {
+	return "https://lambda." + t.region + ".amazonaws.com/2015-03-31/functions/" + fn + "/invocations"
+}
+
+var (
+	// errBadLambdaURI is a function integration whose Lambda URI names no
+	// function's invocations.
+	errBadLambdaURI = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException",
+		log:       "Execution failed due to configuration error: Invalid Lambda function invocation URI"}
+	// errLambdaMethod: Lambda's Invoke is a POST; with another integration
+	// method the call reaches no operation and Lambda refuses it (403),
+	// which API Gateway answers 500 (recorded L-03, G-01).
+	errLambdaMethod = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true,
+		log: "Execution failed due to configuration error: "}
+	// errLambdaFunctionError is a function error under a proxy
+	// integration: 502, the log line written before.
+	errLambdaFunctionError = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true, status: 502}
+)
+
+// errLambdaInvoke is a call the functions service could not make (no such
+// function, the service failed): 500, the reason in the log.
+func errLambdaInvoke(err error) *gatewayError {
+	return &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true,
+		log: "Execution failed due to configuration error: " + err.Error()}
+}
+
+// errUnsupportedService answers an AWS integration of a service other
+// than Lambda.
+func errUnsupportedService(kind, service string) *gatewayError {
+	if service == "" {
+		service = "this URI"
+	}
+	return &gatewayError{responseType: "DEFAULT_5XX", spaced: true, errorType: "InternalServerErrorException",
+		message: "Integration type " + kind + " is not emulated yet for " + service,
+		log:     "Execution failed due to configuration error: integration type " + kind + " is not emulated yet for " + service}
+}
+
+// emptyPayload is what a function receives for an empty integration
+// request body (Lambda reads no payload as {}).
+var emptyPayload = []byte("{}")
+
+// invoke calls f within timeout: the reply, whether the call timed out,
+// and the error of a call that could not be made.
+func (inv *invocation) invoke(f Function, name string, payload []byte, timeout time.Duration) (FunctionReply, bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	reply, err := f.Invoke(ctx, inv.scope, name, payload, timeout)
+	timedOut := ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, execute.ErrBackendTimeout)
+	cancel()
+	return reply, timedOut, err
+}
+
+// function runs a function integration (§2.7, §4): the proxy event or the
+// mapped payload goes to the function; its answer is parsed as a proxy
+// response, or is the integration response's body with the function
+// error's message as the selection value.
 func (inv *invocation) function(f Function, integ *integration) {
-	req := inv.req
-	proxy := strings.HasSuffix(integ.kind, "_PROXY")
-	call := &FunctionCall{URI: substituteStageVariables(integ.uri, inv.vars), Proxy: proxy, Method: req.Method,
-		Path: req.Path, ResourcePath: inv.m.resourcePath, PathParams: inv.match.Params, Query: inv.queryParams(),
-		Headers: req.Headers, Body: req.Body, StageVariables: inv.vars, Context: inv.gatewayContext(),
-		Timeout: integ.timeout}
-	if !proxy {
+	t := integ.lambda
+	if t.service != "lambda" {
+		inv.fail(errUnsupportedService(integ.kind, t.service))
+		return
+	}
+	if t.function == "" {
+		inv.fail(errBadLambdaURI)
+		return
+	}
+	name := t.name(inv.vars)
+	var payload, logged []byte
+	if integ.proxy {
+		inv.payload = inv.appendProxyEvent(inv.payload[:0])
+		payload, logged = inv.payload, inv.payload
+	} else {
 		body, _, ok := inv.requestBody(integ)
 		if !ok {
 			return
 		}
-		call.Body = body
+		payload, logged = body, body
+		if len(payload) == 0 {
+			payload = emptyPayload
+		}
 	}
-	var out FunctionResult
+	if inv.log != nil {
+		uri := t.invokeURI(name)
+		inv.trace("Endpoint request URI: " + uri)
+		inv.trace("Endpoint request headers: {x-amzn-lambda-integration-tag=" + inv.req.RequestID +
+			", x-amzn-apigateway-api-id=" + inv.req.APIID + ", Accept=application/json, User-Agent=AmazonAPIGateway_" +
+			inv.req.APIID + ", X-Amzn-Trace-Id=" + inv.traceHeader() + "}")
+		inv.trace("Endpoint request body after transformations: " + string(logged))
+		inv.trace("Sending request to " + uri)
+	}
+	if integ.httpMethod != "POST" {
+		if inv.log != nil {
+			inv.trace("Lambda invocation failed with status: 403. Lambda request id: " + inv.lambdaRequestID())
+		}
+		inv.fail(errLambdaMethod)
+		return
+	}
 	inv.integrationStart = inv.ex.now()
-	err := f.Invoke(call, &out)
+	reply, timedOut, err := inv.invoke(f, name, payload, integ.timeout)
 	inv.integrationLatency = inv.ex.now().Sub(inv.integrationStart)
 	switch {
-	case err == nil:
-	case errors.Is(err, execute.ErrBackendTimeout):
+	case timedOut:
 		inv.fail(errTimeout)
 		return
-	case errors.Is(err, ErrMalformedProxyResponse):
-		e := *errMalformed
-		inv.fail(&e)
-		inv.resp.Status = 502
-		inv.status = 502
-		return
-	default:
-		inv.ex.log.Info("function integration failed", "requestId", req.RequestID, "uri", call.URI, "error", err)
-		e := *errInternal
-		e.afterIntegration = true
-		inv.fail(&e)
+	case err != nil:
+		inv.ex.log.Info("function integration failed", "requestId", inv.req.RequestID, "function", name, "error", err)
+		inv.fail(errLambdaInvoke(err))
 		return
 	}
-	inv.integrationStatus = out.Status
+	inv.integrationStatus = 200
 	br := &inv.backendResp
-	br.Status, br.Headers, br.Body = out.Status, append(br.Headers[:0], out.Headers...), append(br.Body[:0], out.Body...)
-	if !proxy {
-		inv.respond(integ, out.ErrorMessage)
+	br.Status = 200
+	br.Headers = append(br.Headers[:0], execute.Header{Name: "Content-Type", Value: "application/json"})
+	if reply.Error != "" {
+		br.Headers = append(br.Headers, execute.Header{Name: "X-Amz-Function-Error", Value: reply.Error})
+	}
+	br.Body = append(br.Body[:0], reply.Payload...)
+	if inv.log != nil {
+		inv.trace("Received response. Status: 200, Integration latency: " +
+			strconv.FormatInt(inv.integrationLatency.Milliseconds(), 10) + " ms")
+		inv.trace("Endpoint response headers: " + javaHeaders(br.Headers))
+		inv.trace("Endpoint response body before transformations: " + string(br.Body))
+	}
+	if integ.proxy {
+		inv.proxyFunctionResponse(reply)
+		return
+	}
+	selection := ""
+	if reply.Error != "" {
+		selection = functionErrorMessage(reply.Payload)
+	}
+	inv.respond(integ, selection)
+}
+
+// proxyFunctionResponse answers with a Lambda proxy answer (§4 "Response
+// parsing"): a function error or an answer not in the format is 502.
+func (inv *invocation) proxyFunctionResponse(reply FunctionReply) {
+	if reply.Error != "" {
+		if inv.log != nil {
+			inv.trace("Lambda execution failed with status 200 due to customer function error: " +
+				functionErrorMessage(reply.Payload) + ". Lambda request id: " + inv.lambdaRequestID())
+		}
+		inv.fail(errLambdaFunctionError)
+		return
+	}
+	br := &inv.backendResp
+	answer, headers, ok := parseProxyAnswer(reply.Payload, br.Headers[:0])
+	br.Headers = headers
+	if !ok {
+		inv.fail(errLambdaProxy)
 		return
 	}
 	resp := inv.resp
 	resp.Reset()
-	resp.Status = out.Status
-	if resp.Status == 0 {
-		resp.Status = 200
-	}
-	if _, ok := out.Headers.Get("Content-Type"); !ok {
+	resp.Status = answer.status
+	if _, ok := headers.Get("Content-Type"); !ok {
 		resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"})
 	}
-	for _, h := range out.Headers {
+	for _, h := range headers {
+		if strings.EqualFold(h.Name, "Transfer-Encoding") {
+			continue
+		}
 		resp.Headers = append(resp.Headers, execute.Header{Name: execute.Remapped(h.Name, true), Value: h.Value})
 	}
-	body := out.Body
-	if out.IsBase64Encoded && isBinary(inv.dep.binary, inv.accept()) {
-		var ok bool
+	body := []byte(answer.body)
+	if answer.base64 && isBinary(inv.dep.binary, inv.accept()) {
 		if body, ok = base64Decode(body); !ok {
 			inv.fail(errConvert)
 			return
@@ -128,4 +270,11 @@ func (inv *invocation) function(f Function, integ *integration) {
 	inv.enrich(true)
 	inv.traceResponse()
 	inv.trace("Successfully completed execution")
+}
+
+// lambdaRequestID is the request id a Lambda call had, for the execution
+// log only.
+func (inv *invocation) lambdaRequestID() string {
+	var b [36]byte
+	return string(inv.ex.ids.Append(b[:0]))
 }

@@ -24,6 +24,9 @@ type gatewayError struct {
 	spaced bool
 	// null: the message is JSON null (AUTHORIZER_CONFIGURATION_ERROR).
 	null bool
+	// status, when set, is the answer's status whatever the gateway
+	// response says (502 for a Lambda proxy failure, recorded L-04).
+	status int
 	// afterIntegration: the integration was called, so the answer carries
 	// the trace header.
 	afterIntegration bool
@@ -71,6 +74,13 @@ var (
 	errConvert = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
 		errorType: "InternalServerErrorException", afterIntegration: true,
 		log: "Execution failed due to configuration error: Unable to transform the payload"}
+
+	// errLambdaProxy is a Lambda proxy answer that is not in the proxy
+	// response format, or a function error under a proxy integration
+	// (recorded L-04): 502.
+	errLambdaProxy = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true, status: 502,
+		log: "Execution failed due to configuration error: Malformed Lambda proxy response"}
 )
 
 // errMissingParams is a validator's answer for missing parameters.
@@ -183,6 +193,9 @@ func (inv *invocation) fail(e *gatewayError) {
 		if v, ok := inv.sourceValue(p.src); ok {
 			resp.Headers = resp.Headers.Set(p.name, v)
 		}
+	}
+	if e.status != 0 {
+		resp.Status = e.status
 	}
 	if g.templates == nil {
 		resp.Body = appendMessageBody(resp.Body, e)

@@ -32,7 +32,7 @@ func (inv *invocation) integrate() {
 	case "HTTP_PROXY":
 		inv.http(integ, true)
 	default:
-		if f := inv.ex.functions[integ.kind]; f != nil {
+		if f := inv.ex.functions; f != nil && integ.function {
 			inv.function(f, integ)
 			return
 		}

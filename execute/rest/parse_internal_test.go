@@ -1,0 +1,100 @@
+package rest
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/cloudemu/emulator/execute"
+)
+
+// TestParseProxyAnswer checks the proxy answer reader header by header:
+// the merge of multiValueHeaders and headers (recorded L-04: both values,
+// multi first, the multiValueHeaders spelling kept), scalars as text, and
+// what is refused.
+func TestParseProxyAnswer(t *testing.T) {
+	hs := headerList
+	for _, c := range []struct {
+		payload string
+		ok      bool
+		status  int
+		body    string
+		base64  bool
+		headers execute.Headers
+	}{
+		{`{"statusCode": 200}`, true, 200, "", false, nil},
+		{`{}`, true, 200, "", false, nil},
+		{`{"statusCode": 201.0}`, true, 201, "", false, nil},
+		{`{"statusCode": "201"}`, true, 201, "", false, nil},
+		{`{"statusCode": null, "body": null, "headers": null, "multiValueHeaders": null, "isBase64Encoded": null}`, true, 200, "", false, nil},
+		{`{"statusCode": 200, "headers": {"test-header": "value", "header-bool": true, "n": 1, "gone": null}}`, true, 200, "", false,
+			hs("test-header", "value", "header-bool", "true", "n", "1")},
+		{`{"multiValueHeaders": {"tesT-Multi": ["value-multi"], "other": ["a", "b"]}, "headers": {"x": "1", "test-multi": "value-solo"}}`,
+			true, 200, "", false, hs("tesT-Multi", "value-multi", "tesT-Multi", "value-solo", "other", "a", "other", "b", "x", "1")},
+		{`{"body": "hi", "isBase64Encoded": "true"}`, true, 200, "hi", true, nil},
+		{`{"body": 12}`, true, 200, "12", false, nil},
+		{`{"statusCode": "test"}`, false, 0, "", false, nil},
+		{`{"statusCode": 99}`, false, 0, "", false, nil},
+		{`{"statusCode": true}`, false, 0, "", false, nil},
+		{`{"StatusCode": 200}`, false, 0, "", false, nil},
+		{`{"statusCode": 200, "wrongValue": "value"}`, false, 0, "", false, nil},
+		{`{"headers": {"a": {"b": 1}}}`, false, 0, "", false, nil},
+		{`{"headers": ["a"]}`, false, 0, "", false, nil},
+		{`{"multiValueHeaders": {"a": "b"}}`, false, 0, "", false, nil},
+		{`{"multiValueHeaders": {"a": [["b"]]}}`, false, 0, "", false, nil},
+		{`{"body": {"a": 1}}`, false, 0, "", false, nil},
+		{`{"isBase64Encoded": "yes"}`, false, 0, "", false, nil},
+		{`"justAString"`, false, 0, "", false, nil},
+		{`null`, false, 0, "", false, nil},
+		{`{"statusCode": 200}{}`, false, 0, "", false, nil},
+		{`{"statusCode": 200`, false, 0, "", false, nil},
+		{``, false, 0, "", false, nil},
+	} {
+		a, h, ok := parseProxyAnswer([]byte(c.payload), nil)
+		if ok != c.ok {
+			t.Errorf("%s: ok %v", c.payload, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if a.status != c.status || a.body != c.body || a.base64 != c.base64 || !reflect.DeepEqual(h, c.headers) {
+			t.Errorf("%s: got %d %q %v %v", c.payload, a.status, a.body, a.base64, h)
+		}
+	}
+}
+
+func TestParseLambdaURI(t *testing.T) {
+	for uri, want := range map[string]lambdaTarget{
+		"arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:123456789012:function:f/invocations": {
+			service: "lambda", region: "us-east-1", function: "arn:aws:lambda:us-east-1:123456789012:function:f"},
+		"arn:aws:apigateway:eu-west-1:lambda:path/2015-03-31/functions/arn:aws:lambda:eu-west-1:123456789012:function:f:live/invocations": {
+			service: "lambda", region: "eu-west-1", function: "arn:aws:lambda:eu-west-1:123456789012:function:f:live"},
+		"arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/arn:aws:lambda:us-east-1:123456789012:function:${stageVariables.fn}/invocations": {
+			service: "lambda", region: "us-east-1", function: "arn:aws:lambda:us-east-1:123456789012:function:${stageVariables.fn}", vars: true},
+		"arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/f":            {service: "lambda", region: "us-east-1"},
+		"arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions//invocations": {service: "lambda", region: "us-east-1"},
+		"arn:aws:apigateway:us-east-1:s3:path/bucket/key":                            {service: "s3", region: "us-east-1"},
+		"https://example.com": {},
+	} {
+		if got := parseLambdaURI(uri); got != want {
+			t.Errorf("%s: %+v, want %+v", uri, got, want)
+		}
+	}
+}
+
+func TestEventPath(t *testing.T) {
+	for in, want := range map[string]string{"": "/", "/": "/", "/a": "/a", "//a": "/a", "///a/": "/a/", "/a//b": "/a//b"} {
+		if got := eventPath(in); got != want {
+			t.Errorf("%q: %q", in, got)
+		}
+	}
+}
+
+// headerList is the headers name, value, name, value...
+func headerList(kv ...string) execute.Headers {
+	var h execute.Headers
+	for i := 0; i+1 < len(kv); i += 2 {
+		h = append(h, execute.Header{Name: kv[i], Value: kv[i+1]})
+	}
+	return h
+}

@@ -1,0 +1,145 @@
+package rest
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cloudemu/emulator/execute"
+)
+
+// proxyAnswer is a Lambda proxy integration's answer, read.
+type proxyAnswer struct {
+	status int
+	body   string
+	base64 bool
+}
+
+// parseProxyAnswer reads a Lambda proxy answer (docs/apigateway-execution.md §4
+// "Response parsing", recorded L-04 and L-05) and appends its headers to h:
+// each multiValueHeaders name with its values, then the headers value of
+// the same name (either spelling; the multiValueHeaders one is kept), then
+// the other headers in order. ok is false for an answer API Gateway
+// answers 502: not one JSON object, a member other than statusCode,
+// headers, multiValueHeaders, body and isBase64Encoded, a statusCode that
+// is not a number or numeric string of an HTTP status, headers that are
+// not an object of scalars, multiValueHeaders whose values are not lists
+// of scalars, a body that is an object or a list. Scalars are read as text
+// (a boolean header is "true"); null is absence; a missing statusCode is
+// 200.
+func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.Headers, bool) {
+	a := proxyAnswer{status: 200}
+	var single, multi json.RawMessage
+	ok := eachMember(payload, func(key string, v json.RawMessage) bool {
+		switch key {
+		case "statusCode":
+			s, ok := proxyStatus(v)
+			a.status = s
+			return ok
+		case "headers":
+			single = v
+		case "multiValueHeaders":
+			multi = v
+		case "body":
+			s, _, ok := scalarText(v)
+			a.body = s
+			return ok
+		case "isBase64Encoded":
+			s, k, ok := scalarText(v)
+			switch {
+			case !ok:
+				return false
+			case k == jsonNull:
+				a.base64 = false
+			case s == "true" || s == "false":
+				a.base64 = s == "true"
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+		return true
+	})
+	if !ok {
+		return a, h, false
+	}
+	var singles execute.Headers
+	if kindOf(single) != jsonNull {
+		if kindOf(single) != jsonObject {
+			return a, h, false
+		}
+		ok = eachMember(single, func(name string, v json.RawMessage) bool {
+			s, k, ok := scalarText(v)
+			if ok && k != jsonNull {
+				singles = append(singles, execute.Header{Name: name, Value: s})
+			}
+			return ok
+		})
+		if !ok {
+			return a, h, false
+		}
+	}
+	if kindOf(multi) != jsonNull {
+		if kindOf(multi) != jsonObject {
+			return a, h, false
+		}
+		ok = eachMember(multi, func(name string, v json.RawMessage) bool {
+			switch kindOf(v) {
+			case jsonNull:
+				return true
+			case jsonArray:
+			default:
+				return false
+			}
+			ok := eachElement(v, func(e json.RawMessage) bool {
+				s, k, ok := scalarText(e)
+				if ok && k != jsonNull {
+					h = append(h, execute.Header{Name: name, Value: s})
+				}
+				return ok
+			})
+			if !ok {
+				return false
+			}
+			for i := 0; i < len(singles); i++ {
+				if strings.EqualFold(singles[i].Name, name) {
+					h = append(h, execute.Header{Name: name, Value: singles[i].Value})
+					singles = append(singles[:i], singles[i+1:]...)
+					i--
+				}
+			}
+			return true
+		})
+		if !ok {
+			return a, h, false
+		}
+	}
+	h = append(h, singles...)
+	return a, h, true
+}
+
+// proxyStatus reads statusCode: a number, or a string holding one (a
+// fraction is dropped, as Jackson reads a number into an int), of an HTTP
+// status; null is 200.
+func proxyStatus(v json.RawMessage) (int, bool) {
+	s, k, ok := scalarText(v)
+	switch {
+	case !ok:
+		return 0, false
+	case k == jsonNull:
+		return 200, true
+	case k == jsonString:
+		n, err := strconv.Atoi(s)
+		return n, err == nil && n >= 100 && n <= 599
+	case k == jsonNumber:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(f) {
+			return 0, false
+		}
+		n := int(f)
+		return n, n >= 100 && n <= 599
+	}
+	return 0, false
+}
