@@ -75,7 +75,7 @@ func (s *codeStore) unpack(name string, sum []byte, fn *Function) (string, error
 	if err != nil {
 		return "", newError(CodeService, err, "unpacking the code")
 	}
-	if err := extractZip(data, tmp); err != nil {
+	if err := extractZip(data, tmp, MaxUnzippedSize); err != nil {
 		os.RemoveAll(tmp)
 		return "", err
 	}
@@ -94,8 +94,9 @@ const errUnzip = "Could not unzip uploaded file. Please check your file, then tr
 // extractZip unpacks data into dir. Every write goes through an os.Root, so
 // no entry — by "..", an absolute name or a symbolic link unpacked before it
 // — lands outside dir. The unpacked bytes are counted as written, not as
-// the headers claim. File modes are kept: the bootstrap's exec bit matters.
-func extractZip(data []byte, dir string) error {
+// the headers claim, against limit. File modes are kept: the bootstrap's
+// exec bit matters.
+func extractZip(data []byte, dir string, limit int64) error {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // insecure names are refused below, naming the entry
 		return newError(CodeInvalidZipFile, err, "%s", errUnzip)
@@ -107,7 +108,7 @@ func extractZip(data []byte, dir string) error {
 	for _, f := range zr.File {
 		declared += f.UncompressedSize64
 	}
-	if declared > MaxUnzippedSize {
+	if declared > uint64(limit) {
 		return tooBig()
 	}
 	root, err := os.OpenRoot(dir)
@@ -115,7 +116,7 @@ func extractZip(data []byte, dir string) error {
 		return newError(CodeService, err, "unpacking the code")
 	}
 	defer root.Close()
-	budget := int64(MaxUnzippedSize)
+	budget := limit
 	for _, f := range zr.File {
 		name, err := entryName(f.Name)
 		if err != nil {

@@ -51,6 +51,9 @@ func makeZip(t testing.TB, entries ...zipEntry) []byte {
 	zw := zip.NewWriter(&buf)
 	for _, e := range entries {
 		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
+		if len(e.body) > 64<<10 {
+			h.Method = zip.Store // binaries: deflate is slow under -race
+		}
 		mode := e.mode
 		if mode == 0 {
 			mode = 0o644
@@ -86,33 +89,43 @@ func function(name, runtime, handler string, code []byte) Function {
 	}
 }
 
-var (
-	goBuildOnce sync.Once
-	goZip       []byte
-	goBuildErr  error
-)
+// builds are the tests' Go programs, built once per test binary.
+var builds sync.Map // program name → *build
 
-// goFunctionZip is testdata/gofn built for Linux as a static bootstrap, zipped.
-func goFunctionZip(t testing.TB) []byte {
+type build struct {
+	once sync.Once
+	bin  []byte
+	err  error
+}
+
+// goProgram is testdata/<name> built for Linux as a static executable.
+func goProgram(t testing.TB, name string) []byte {
 	t.Helper()
-	goBuildOnce.Do(func() {
-		out := filepath.Join(testDir, "gofn", "bootstrap")
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./testdata/gofn")
+	v, _ := builds.LoadOrStore(name, &build{})
+	b := v.(*build)
+	b.once.Do(func() {
+		out := filepath.Join(testDir, name, "bootstrap")
+		cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./testdata/"+name)
 		cmd.Env = append(os.Environ(), "GOOS=linux", "CGO_ENABLED=0")
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			goBuildErr = fmt.Errorf("go build: %v\n%s", err, msg)
+			b.err = fmt.Errorf("go build: %v\n%s", err, msg)
 			return
 		}
-		bin, err := os.ReadFile(out)
-		if err != nil {
-			goBuildErr = err
-			return
-		}
-		goZip = makeZip(t, zipEntry{name: "bootstrap", body: string(bin), mode: 0o755})
+		b.bin, b.err = os.ReadFile(out)
 	})
-	if goBuildErr != nil {
-		t.Fatal(goBuildErr)
+	if b.err != nil {
+		t.Fatal(b.err)
 	}
+	return b.bin
+}
+
+var goZipOnce sync.Once
+var goZip []byte
+
+// goFunctionZip is testdata/gofn zipped as an executable bootstrap.
+func goFunctionZip(t testing.TB) []byte {
+	bin := goProgram(t, "gofn")
+	goZipOnce.Do(func() { goZip = makeZip(t, zipEntry{name: "bootstrap", body: string(bin), mode: 0o755}) })
 	return goZip
 }
 
@@ -252,4 +265,21 @@ func poolSize(r *Runtime, fn Function) (all, idle int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.all), len(p.idle)
+}
+
+// processesIn lists the live processes whose working directory is in dir:
+// every function process, and what it started, runs in its code's.
+func processesIn(dir string) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		var pid int
+		if _, err := fmt.Sscan(e.Name(), &pid); err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && strings.HasPrefix(cwd, dir+"/") && alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

@@ -39,6 +39,10 @@ type Runtime struct {
 
 var errPoolGone = errors.New("pool evicted")
 
+// initErrorGrace is how long a runtime that reported an init error may
+// take to exit before it is killed.
+const initErrorGrace = 200 * time.Millisecond
+
 // New makes a Runtime. It starts nothing: instances start on first invoke.
 func New(c Config) *Runtime {
 	c = c.withDefaults()
@@ -303,6 +307,14 @@ func (r *Runtime) settle(fn *Function, inst *instance, inv *invocation, start ti
 	}
 	if !keep {
 		inst.pool.retire(inst)
+		if e.answer != nil {
+			// A runtime that reported its init error exits by itself:
+			// a moment's grace lets its last lines reach the log.
+			select {
+			case <-inst.exited:
+			case <-time.After(initErrorGrace):
+			}
+		}
 		inst.stop()
 		// Bounded: a killed group is reaped within milliseconds.
 		select {
