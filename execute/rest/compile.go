@@ -27,6 +27,8 @@ type compiled struct {
 	binary  []string
 	gateway map[string]*gatewayResponse
 	models  map[string]*modelSchema
+	// authorizers are the configuration's authorizers by id.
+	authorizers map[string]*authorizer
 }
 
 type methodKey struct{ resourceID, method string }
@@ -44,6 +46,9 @@ type method struct {
 	// models maps content types to the body models.
 	models map[string]string
 	integ  *integration
+	// authorizer is the method's authorizer (CUSTOM and
+	// COGNITO_USER_POOLS methods); nil when it names none that exists.
+	authorizer *authorizer
 	// metrics caches the method's metric series (metricsRoute).
 	metrics atomic.Pointer[methodRoute]
 }
@@ -133,13 +138,18 @@ type integrationResponse struct {
 // compile builds the executable form of a configuration.
 func compile(cfg *apigateway.Config) *compiled {
 	c := &compiled{cfg: cfg, methods: map[methodKey]*method{}, binary: cfg.API.BinaryMediaTypes,
-		models: map[string]*modelSchema{}}
+		models: map[string]*modelSchema{}, authorizers: map[string]*authorizer{}}
+	for a := range cfg.Authorizers.Values() {
+		c.authorizers[a.ID] = compileAuthorizer(a)
+	}
 	var specs []RouteSpec
 	for r := range cfg.Resources.Values() {
 		spec := RouteSpec{Path: r.Path, ResourceID: r.ID}
 		for verb, m := range r.Methods {
 			spec.Methods = append(spec.Methods, verb)
-			c.methods[methodKey{r.ID, verb}] = compileMethod(cfg, r, m)
+			cm := compileMethod(cfg, r, m)
+			cm.authorizer = c.authorizers[m.AuthorizerID]
+			c.methods[methodKey{r.ID, verb}] = cm
 		}
 		specs = append(specs, spec)
 	}

@@ -43,6 +43,9 @@ func (inv *invocation) gatewayContext() gateway.Context {
 			c.HTTPMethod = req.Method
 		}
 	}
+	if inv.auth != nil {
+		c.Authorizer = inv.authorizerMap()
+	}
 	if e := inv.err; e != nil {
 		c.Error = &gateway.ErrorInfo{Message: e.message, ResponseType: e.responseType}
 		if e.responseType == "BAD_REQUEST_BODY" || e.responseType == "BAD_REQUEST_PARAMETERS" {
@@ -262,7 +265,25 @@ func (inv *invocation) contextValue(name string) (string, bool) {
 		}
 		return inv.traceID, true
 	}
+	if k, ok := strings.CutPrefix(name, "authorizer."); ok && inv.auth != nil {
+		return inv.auth.value(k, inv.authLatency)
+	}
 	return "", false
+}
+
+// authorizerMap is $context.authorizer: the Lambda authorizer's
+// principal, its call's latency and its context, as text.
+func (inv *invocation) authorizerMap() *vtl.Map {
+	a := inv.auth
+	m := vtl.NewMap(2 + len(a.context))
+	m.Put("principalId", a.principalID)
+	m.Put("integrationLatency", strconv.FormatInt(inv.authLatency.Milliseconds(), 10))
+	for _, c := range a.context {
+		if c.Name != "principalId" && c.Name != "integrationLatency" {
+			m.Put(c.Name, c.Value)
+		}
+	}
+	return m
 }
 
 func appendJSONQuoted(dst []byte, s string) []byte {

@@ -12,8 +12,8 @@ import (
 // template (docs/apigateway-execution.md §5).
 type contextObject struct {
 	inv *invocation
-	// identity, error: built on first read.
-	identity, errMap *vtl.Map
+	// identity, error, authorizer: built on first read.
+	identity, errMap, authMap *vtl.Map
 	// requestOverride, responseOverride: created on first use.
 	reqOverride, respOverride *vtl.Map
 	// written holds what templates set on $context itself.
@@ -40,6 +40,14 @@ func (c *contextObject) Property(name string) (vtl.Value, bool) {
 			c.identity = identityMap(inv)
 		}
 		return c.identity, true
+	case "authorizer":
+		if inv.auth == nil {
+			return nil, false
+		}
+		if c.authMap == nil {
+			c.authMap = inv.authorizerMap()
+		}
+		return c.authMap, true
 	case "requestOverride":
 		if c.reqOverride == nil {
 			c.reqOverride = vtl.NewMap(3)

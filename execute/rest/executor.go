@@ -24,8 +24,9 @@ type Options struct {
 	// Backend sends HTTP and HTTP_PROXY integration requests.
 	Backend execute.Backend
 	// Functions runs the function integrations (AWS and AWS_PROXY with a
-	// Lambda URI, and the CLOUD names). Nil: those integrations answer a
-	// plain 500 naming their type.
+	// Lambda URI, and the CLOUD names) and Lambda authorizers. Nil: those
+	// integrations answer a plain 500 naming their type, and Lambda
+	// authorizers the AUTHORIZER_CONFIGURATION_ERROR gateway response.
 	Functions Function
 	// Admission caps executions in flight (nil: no cap).
 	Admission *execute.Admission
@@ -55,6 +56,8 @@ type Executor struct {
 	apis      *apigateway.Service
 	backend   execute.Backend
 	functions Function
+	// auths caches Lambda authorizers' results per stage.
+	auths     *authCache
 	admission *execute.Admission
 	log       *slog.Logger
 	now       func() time.Time
@@ -77,7 +80,7 @@ func New(o Options) *Executor {
 	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
 		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat](),
 		enforce: o.EnforceThrottle, accountLimits: o.AccountLimits,
-		throttleClock: o.ThrottleClock, metrics: o.Metrics}
+		throttleClock: o.ThrottleClock, metrics: o.Metrics, auths: newAuthCache(maxAuthCache)}
 	if e.accountLimits == (throttle.Limits{}) {
 		e.accountLimits = throttle.DefaultLimits()
 	}
@@ -138,6 +141,11 @@ type invocation struct {
 	// route is the request's metric series once its stage is known.
 	route metrics.Route
 
+	// auth is what the method's Lambda authorizer answered (nil: none
+	// ran); authLatency how long it took (0 from the cache).
+	auth        *authResult
+	authLatency time.Duration
+
 	// payload, eventHeaders and keys are a function call's reused
 	// buffers: the event, its headers, sorted keys.
 	payload      []byte
@@ -181,6 +189,7 @@ func (inv *invocation) release() {
 	}
 	clear(inv.eventHeaders) // no request's strings kept alive by the pool
 	clear(inv.keys)
+	inv.auth = nil
 	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
 	inv.limits = nil
 	inv.route = metrics.Route{}

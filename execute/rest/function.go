@@ -12,10 +12,11 @@ import (
 )
 
 // Function runs functions for the function integrations (AWS and AWS_PROXY
-// with a Lambda URI, and the CLOUD names). The functions service provides
-// it; it only runs a payload: the events API Gateway sends and the answers
-// it reads are built and parsed here. Until one is plugged in, function
-// integrations answer a plain 500 naming their type.
+// with a Lambda URI, and the CLOUD names) and for Lambda authorizers. The
+// functions service provides it; it only runs a payload: the events API
+// Gateway sends and the answers it reads are built and parsed here. Until
+// one is plugged in, function integrations answer a plain 500 naming their
+// type and Lambda authorizers the AUTHORIZER_CONFIGURATION_ERROR response.
 //
 // Invoke MUST be safe for concurrent use. It MUST NOT keep payload after it
 // returns (the buffer is reused), and it MUST return once ctx is done.
@@ -37,7 +38,7 @@ type FunctionReply struct {
 	Error   string
 }
 
-// lambdaTarget is a function integration's URI,
+// lambdaTarget is a function integration's (or an authorizer's) URI,
 // parsed once: arn:aws:apigateway:{region}:lambda:path/2015-03-31/functions/{function}/invocations.
 type lambdaTarget struct {
 	// service is the AWS service the URI names ("lambda", "s3", ...); ""
@@ -163,7 +164,7 @@ func (inv *invocation) function(f Function, integ *integration) {
 	name := t.name(inv.vars)
 	var payload, logged []byte
 	if integ.proxy {
-		inv.payload = inv.appendProxyEvent(inv.payload[:0])
+		inv.payload = inv.appendProxyEvent(inv.payload[:0], "")
 		payload, logged = inv.payload, inv.payload
 	} else {
 		body, _, ok := inv.requestBody(integ)

@@ -24,6 +24,9 @@ type gatewayError struct {
 	spaced bool
 	// null: the message is JSON null (AUTHORIZER_CONFIGURATION_ERROR).
 	null bool
+	// capital: the built-in template's output names the member "Message"
+	// (ACCESS_DENIED from a Lambda authorizer's policy, §2.3).
+	capital bool
 	// status, when set, is the answer's status whatever the gateway
 	// response says (502 for a Lambda proxy failure, recorded L-04).
 	status int
@@ -74,6 +77,19 @@ var (
 	errConvert = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
 		errorType: "InternalServerErrorException", afterIntegration: true,
 		log: "Execution failed due to configuration error: Unable to transform the payload"}
+
+	// Lambda authorizers' outcomes (§2.3): a missing or invalid identity,
+	// or the function's "Unauthorized"; a policy that denies explicitly or
+	// does not allow; a function that fails or answers what is not an
+	// authorizer's output.
+	errUnauthorized = &gatewayError{responseType: "UNAUTHORIZED", message: "Unauthorized",
+		errorType: "UnauthorizedException"}
+	errExplicitDeny = &gatewayError{responseType: "ACCESS_DENIED", capital: true, errorType: "AccessDeniedException",
+		message: "User is not authorized to access this resource with an explicit deny"}
+	errImplicitDeny = &gatewayError{responseType: "ACCESS_DENIED", capital: true, errorType: "AccessDeniedException",
+		message: "User is not authorized to access this resource"}
+	errAuthorizerFailed = &gatewayError{responseType: "AUTHORIZER_CONFIGURATION_ERROR", null: true, spaced: true,
+		errorType: "AuthorizerConfigurationException"}
 
 	// errLambdaProxy is a Lambda proxy answer that is not in the proxy
 	// response format, or a function error under a proxy integration
@@ -155,7 +171,11 @@ var builtinGateway = compileGatewayResponses(&apigateway.Config{})
 
 // appendMessageBody appends the built-in template's output.
 func appendMessageBody(dst []byte, e *gatewayError) []byte {
-	dst = append(dst, `{"message":`...)
+	if e.capital {
+		dst = append(dst, `{"Message":`...)
+	} else {
+		dst = append(dst, `{"message":`...)
+	}
 	if e.spaced {
 		dst = append(dst, ' ')
 	}

@@ -82,6 +82,71 @@ func TestParseLambdaURI(t *testing.T) {
 	}
 }
 
+func TestWildcardMatch(t *testing.T) {
+	const arn = "arn:aws:execute-api:us-east-1:123456789012:abc123/dev/GET/pets/42"
+	for pattern, want := range map[string]bool{
+		arn: true,
+		"*": true,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/*":                true,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/*/GET/*":          true,
+		"arn:aws:execute-api:us-east-1:*:abc123/dev/*/pets/*":                true,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/dev/G?T/pets/4?":  true,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/dev/GET/pets":     false,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/dev/POST/*":       false,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/dev/get/pets/42":  false,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/dev/GET/pets/4":   false,
+		"arn:aws:execute-api:us-east-1:123456789012:abc123/dev/GET/pets/42?": false,
+		"**/dev/**": true,
+		"":          false,
+	} {
+		if got := wildcardMatch(pattern, arn); got != want {
+			t.Errorf("%q: %v", pattern, got)
+		}
+	}
+}
+
+func TestParseAuthorizerOutput(t *testing.T) {
+	const arn = "arn:aws:execute-api:us-east-1:1:a/dev/GET/x"
+	for _, c := range []struct {
+		payload string
+		ok      bool
+		decide  *gatewayError
+	}{
+		{`{"principalId": "u", "policyDocument": {"Statement": {"Effect": "Allow", "Action": "execute-api:Invoke", "Resource": "*"}}}`, true, nil},
+		{`{"principalId": 7, "policyDocument": {"Statement": [{"Effect": "Allow", "Action": ["s3:GetObject", "execute-api:*"], "Resource": ["arn:other", "` + arn + `"]}]}}`, true, nil},
+		{`{"principalId": "u", "policyDocument": {"Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}, {"Effect": "Deny", "Action": "execute-api:invoke", "Resource": "arn:*/dev/*"}]}}`, true, errExplicitDeny},
+		{`{"principalId": "u", "policyDocument": {"Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}}`, true, errImplicitDeny},
+		{`{"principalId": "u", "policyDocument": {"Statement": []}}`, true, errImplicitDeny},
+		{`{"principalId": "u", "policyDocument": {"Statement": [{"Effect": "allow", "Action": "*", "Resource": "*"}]}}`, false, nil},
+		{`{"principalId": "u", "policyDocument": {"Statement": [{"Effect": "Allow", "Resource": "*"}]}}`, false, nil},
+		{`{"principalId": "u", "policyDocument": {"Statement": [{"Effect": "Allow", "Action": [1], "Resource": "*"}]}}`, false, nil},
+		{`{"principalId": "u", "policyDocument": {"Version": "2012-10-17"}}`, false, nil},
+		{`{"principalId": "u"}`, false, nil},
+		{`{"policyDocument": {"Statement": []}}`, false, nil},
+		{`{"principalId": null, "policyDocument": {"Statement": []}}`, false, nil},
+		{`{"principalId": "u", "policyDocument": {"Statement": []}, "context": {"a": [1]}}`, false, nil},
+		{`{"principalId": "u", "policyDocument": {"Statement": []}, "context": "x"}`, false, nil},
+		{`{"principalId": "u", "policyDocument": "x"}`, false, nil},
+	} {
+		r, ok := parseAuthorizerOutput([]byte(c.payload))
+		if ok != c.ok {
+			t.Errorf("%s: ok %v", c.payload, ok)
+			continue
+		}
+		if ok {
+			if got := r.decide(arn); got != c.decide {
+				t.Errorf("%s: decide %v", c.payload, got)
+			}
+		}
+	}
+	r, _ := parseAuthorizerOutput([]byte(`{"principalId": "u", "policyDocument": {"Statement": []}, "usageIdentifierKey": "k",
+		"context": {"s": "v", "n": 1.50, "b": false, "z": null, "s": "w"}, "extra": 1}`))
+	if r.usageKey != "k" || !reflect.DeepEqual(r.context, headerList("s", "w", "n", "1.50", "b", "false")) ||
+		r.policy != `{"Statement":[]}` {
+		t.Errorf("answer %+v", r)
+	}
+}
+
 func TestEventPath(t *testing.T) {
 	for in, want := range map[string]string{"": "/", "/": "/", "/a": "/a", "//a": "/a", "///a/": "/a/", "/a//b": "/a//b"} {
 		if got := eventPath(in); got != want {

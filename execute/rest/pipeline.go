@@ -9,37 +9,26 @@ import (
 	"github.com/cloudemu/emulator/throttle"
 )
 
-// authorize is the authorizer slot (§2.3). AWS_IAM accepts any signed
-// request (credentials are not checked); Lambda and Cognito authorizers
-// answer AUTHORIZER_CONFIGURATION_ERROR until functions run.
-func (inv *invocation) authorize() *gatewayError {
-	switch inv.m.authorization {
-	case "", "NONE":
-		return nil
-	case "AWS_IAM":
-		if inv.req.Signed {
-			return nil
-		}
-		return errMissingToken
-	default:
-		return errAuthorizer
-	}
-}
-
-// checkAPIKey is the API-key and usage-plan check point (§2.4): a method
-// that requires a key refuses a request whose key is missing, unknown,
-// disabled or in no usage plan of the stage, with 403 Forbidden. A request
-// that passes carries its key's limits under the plan to the throttle.
+// checkAPIKey is the API-key and usage-plan check point (§2.4): the key is
+// the x-api-key header, or with apiKeySource AUTHORIZER the Lambda
+// authorizer's usageIdentifierKey. A method that requires a key refuses a
+// request whose key is missing, unknown, disabled or in no usage plan of
+// the stage, with 403 Forbidden. A request that passes carries its key's
+// limits under the plan to the throttle.
 func (inv *invocation) checkAPIKey() *gatewayError {
 	if !inv.m.apiKeyRequired {
 		return nil
 	}
+	var value string
 	if inv.api.API.APIKeySource == "AUTHORIZER" {
-		// The key would come from an authorizer, and none runs yet.
-		return errInvalidKey
+		// The key is the Lambda authorizer's usageIdentifierKey.
+		if inv.auth != nil {
+			value = inv.auth.usageKey
+		}
+	} else {
+		value, _ = inv.req.Headers.Get("x-api-key")
 	}
-	value, ok := inv.req.Headers.Get("x-api-key")
-	if !ok || value == "" {
+	if value == "" {
 		return errInvalidKey
 	}
 	key, ok := inv.ex.apis.KeyByValue(inv.scope, value)

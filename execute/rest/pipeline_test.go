@@ -155,8 +155,11 @@ func TestAPIKeys(t *testing.T) {
 	f.call("GET", "dev", "/test", map[string]string{"X-API-Key": "key-value-0123456789"}, "").want(t, 403, forbidden)
 }
 
-// TestAuthorization: AWS_IAM accepts any signed request; Lambda and Cognito
-// authorizers answer AUTHORIZER_CONFIGURATION_ERROR until functions run.
+// TestAuthorization: AWS_IAM accepts any signed request; without a
+// Function (the emulator plugs none in yet), Lambda authorizers answer
+// AUTHORIZER_CONFIGURATION_ERROR and function integrations a 500 naming
+// their type (Cognito authorizers answer AUTHORIZER_CONFIGURATION_ERROR
+// always).
 func TestAuthorization(t *testing.T) {
 	f := newFixture(t)
 	rid := f.mock("/iam", "GET", `{"ok": true}`)

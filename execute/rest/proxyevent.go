@@ -14,11 +14,20 @@ import (
 
 // appendProxyEvent appends the event a Lambda proxy integration sends
 // (payload format 1.0, docs/apigateway-execution.md §4, recorded R-04, L-06
-// and X-04) to dst. The event is written straight into dst, in AWS's
-// member order; empty collections are null.
-func (inv *invocation) appendProxyEvent(dst []byte) []byte {
+// and X-04) to dst. With methodArn set it is a REQUEST authorizer's event
+// instead (§2.3): type and methodArn first, no body, no authorizer. The
+// event is written straight into dst, in AWS's member order; empty
+// collections are null.
+func (inv *invocation) appendProxyEvent(dst []byte, methodArn string) []byte {
 	req := inv.req
-	dst = append(dst, `{"resource":`...)
+	authorizerEvent := methodArn != ""
+	dst = append(dst, '{')
+	if authorizerEvent {
+		dst = append(dst, `"type":"REQUEST","methodArn":`...)
+		dst = awswire.AppendString(dst, methodArn)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"resource":`...)
 	dst = awswire.AppendString(dst, inv.eventResource())
 	dst = append(dst, `,"path":`...)
 	dst = awswire.AppendString(dst, eventPath(req.Path))
@@ -44,13 +53,15 @@ func (inv *invocation) appendProxyEvent(dst []byte) []byte {
 	dst = append(dst, `,"stageVariables":`...)
 	dst = inv.appendStringMap(dst, inv.vars)
 	dst = append(dst, `,"requestContext":`...)
-	dst = inv.appendRequestContext(dst)
-	dst = inv.appendEventBody(dst)
+	dst = inv.appendRequestContext(dst, !authorizerEvent)
+	if !authorizerEvent {
+		dst = inv.appendEventBody(dst)
+	}
 	return append(dst, '}')
 }
 
 // eventResource is the resource path template ("/{proxy+}"), the path
-// itself when no method was matched.
+// itself when no method was matched (TestInvokeAuthorizer).
 func (inv *invocation) eventResource() string {
 	if inv.m != nil {
 		return inv.m.resourcePath
@@ -244,13 +255,18 @@ func appendNullable(dst []byte, s string) []byte {
 }
 
 // appendRequestContext appends requestContext: $context as a function
-// sees it.
-func (inv *invocation) appendRequestContext(dst []byte) []byte {
+// sees it, with the authorizer's principal and context when one ran and
+// withAuthorizer.
+func (inv *invocation) appendRequestContext(dst []byte, withAuthorizer bool) []byte {
 	req := inv.req
 	dst = append(dst, `{"accountId":`...)
 	dst = awswire.AppendString(dst, inv.scope.Account)
 	dst = append(dst, `,"apiId":`...)
 	dst = awswire.AppendString(dst, req.APIID)
+	if a := inv.auth; a != nil && withAuthorizer {
+		dst = append(dst, `,"authorizer":`...)
+		dst = a.appendEventAuthorizer(dst, inv.authLatency.Milliseconds())
+	}
 	dst = append(dst, `,"deploymentId":`...)
 	dst = appendNullable(dst, inv.depID)
 	host := hostName(req.Host)

@@ -26,7 +26,7 @@ func (h *handlers) stageOps() map[string]restjson.Handler {
 		"UpdateStage":                h.updateStage,
 		"DeleteStage":                h.deleteStage,
 		"FlushStageCache":            h.flushStageCache,
-		"FlushStageAuthorizersCache": h.flushStageCache,
+		"FlushStageAuthorizersCache": h.flushStageAuthorizersCache,
 	}
 }
 
@@ -232,9 +232,23 @@ func (h *handlers) deleteStage(c *restjson.Call) error {
 	return accepted(c)
 }
 
-// flushStageCache serves FlushStageCache and FlushStageAuthorizersCache:
-// no cache is emulated, so there is nothing to flush once the stage is
-// known.
+// flushStageAuthorizersCache forgets the Lambda authorizer answers the
+// data plane cached for the stage.
+func (h *handlers) flushStageAuthorizersCache(c *restjson.Call) error {
+	apiID, name, err := stageLabels(c)
+	if err != nil {
+		return err
+	}
+	st, err := h.svc.Stage(c.Scope, apiID, name)
+	if err != nil {
+		return err
+	}
+	h.exec.FlushAuthorizerCache(c.Scope, apiID, st.StageName)
+	return accepted(c)
+}
+
+// flushStageCache serves FlushStageCache: no stage cache is emulated, so
+// there is nothing to flush once the stage is known.
 func (h *handlers) flushStageCache(c *restjson.Call) error {
 	apiID, name, err := stageLabels(c)
 	if err != nil {

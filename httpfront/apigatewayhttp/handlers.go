@@ -15,7 +15,8 @@ type handlers struct {
 
 // Handlers returns the handler of every supported API Gateway v1
 // operation, by operation name.
-// exec runs TestInvokeMethod.
+// exec runs TestInvokeMethod and TestInvokeAuthorizer, and keeps the
+// authorizer cache FlushStageAuthorizersCache flushes.
 func Handlers(svc *apigateway.Service, exec *rest.Executor) map[string]restjson.Handler {
 	h := &handlers{svc: svc, exec: exec}
 	all := map[string]restjson.Handler{}
@@ -42,6 +43,6 @@ func Handlers(svc *apigateway.Service, exec *rest.Executor) map[string]restjson.
 
 // Partial lists the supported operations that are emulated only in part.
 var Partial = []string{
-	// The stage cache is not emulated: these answer as AWS does and change nothing.
-	"FlushStageCache", "FlushStageAuthorizersCache",
+	// The stage cache is not emulated: this answers as AWS does and changes nothing.
+	"FlushStageCache",
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/execute/rest"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
@@ -20,12 +21,31 @@ func (h *handlers) modelOps() map[string]restjson.Handler {
 
 func (h *handlers) authorizerOps() map[string]restjson.Handler {
 	return map[string]restjson.Handler{
-		"CreateAuthorizer": h.createAuthorizer,
-		"GetAuthorizer":    getItem("authorizer_id", h.svc.GetAuthorizer),
-		"GetAuthorizers":   listItems(h.svc.Authorizers, func(a *apigateway.Authorizer) string { return a.ID }),
-		"UpdateAuthorizer": updateItem("authorizer_id", h.svc.UpdateAuthorizer),
-		"DeleteAuthorizer": deleteItem("authorizer_id", h.svc.DeleteAuthorizer),
+		"CreateAuthorizer":     h.createAuthorizer,
+		"GetAuthorizer":        getItem("authorizer_id", h.svc.GetAuthorizer),
+		"GetAuthorizers":       listItems(h.svc.Authorizers, func(a *apigateway.Authorizer) string { return a.ID }),
+		"UpdateAuthorizer":     updateItem("authorizer_id", h.svc.UpdateAuthorizer),
+		"DeleteAuthorizer":     deleteItem("authorizer_id", h.svc.DeleteAuthorizer),
+		"TestInvokeAuthorizer": h.testInvokeAuthorizer,
 	}
+}
+
+// testInvokeAuthorizer runs an authorizer of the live configuration
+// through the data plane.
+func (h *handlers) testInvokeAuthorizer(c *restjson.Call) error {
+	l, err := labels(c, "restapi_id", "authorizer_id")
+	if err != nil {
+		return err
+	}
+	var in rest.TestInvokeAuthorizerInput
+	if err := decode(c, &in); err != nil {
+		return err
+	}
+	out, err := h.exec.TestInvokeAuthorizer(c.Scope, l[0], l[1], in)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 func (h *handlers) validatorOps() map[string]restjson.Handler {
