@@ -27,6 +27,10 @@ import (
 var testDir string // removed when the tests end
 
 func TestMain(m *testing.M) {
+	if os.Getenv("FUNCTIONS_TEST_CHILD") != "" {
+		runChild()
+		return
+	}
 	dir, err := os.MkdirTemp("", "functions-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -106,7 +106,7 @@ func (in *instance) start(r *Runtime, fn *Function, l launch, codeDir string, fi
 	cmd.Env = r.environment(fn, l, codeDir, ln.Addr().String())
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.SysProcAttr = processAttributes()
-	err = cmd.Start()
+	err = startProcess(cmd)
 	pw.Close() // the child holds its own copy
 	if err != nil {
 		pr.Close()

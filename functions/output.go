@@ -42,7 +42,7 @@ func newOutput(r *os.File, log *slog.Logger) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{file: r, raw: raw, log: log, done: make(chan struct{}), buf: make([]byte, 32<<10)}, nil
+	return &output{file: r, raw: raw, log: log, done: make(chan struct{}), buf: make([]byte, 8<<10)}, nil
 }
 
 // run reads until every writer of the pipe has closed it (the process and

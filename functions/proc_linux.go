@@ -3,7 +3,10 @@ package functions
 import (
 	"bytes"
 	"os"
+	"os/exec"
+	"runtime"
 	"strconv"
+	"sync"
 	"syscall"
 )
 
@@ -35,3 +38,34 @@ func peakRSS(pid int) int64 {
 
 // maxRSSUnit is what Rusage.Maxrss counts in: kilobytes on Linux.
 const maxRSSUnit = 1024
+
+// startProcess starts cmd from the one OS thread that forks every
+// function's process. Pdeathsig fires when the thread that forked the child
+// ends, not the process (Go issue 27505); a goroutine that locks a thread
+// and returns ends it, so a child forked from an arbitrary thread could be
+// killed when some unrelated goroutine exits. The spawner's thread is
+// locked and never ends.
+func startProcess(cmd *exec.Cmd) error {
+	spawnerOnce.Do(func() {
+		spawns = make(chan spawn)
+		go func() {
+			runtime.LockOSThread() // and never unlocked: the thread lives as long as the process
+			for s := range spawns {
+				s.done <- s.cmd.Start()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	spawns <- spawn{cmd, done}
+	return <-done
+}
+
+type spawn struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+var (
+	spawnerOnce sync.Once
+	spawns      chan spawn
+)

@@ -2,7 +2,10 @@
 
 package functions
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
 // processAttributes puts the process in a group of its own, so one kill
 // reaches everything it started. (Pdeathsig is Linux's alone.)
@@ -15,3 +18,6 @@ func peakRSS(pid int) int64 { return 0 }
 
 // maxRSSUnit is what Rusage.Maxrss counts in: bytes on the BSDs and macOS.
 const maxRSSUnit = 1
+
+// startProcess starts cmd; without Pdeathsig any thread may fork it.
+func startProcess(cmd *exec.Cmd) error { return cmd.Start() }
