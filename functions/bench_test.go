@@ -2,7 +2,6 @@ package functions
 
 import (
 	"context"
-	"log/slog"
 	"runtime"
 	"slices"
 	"sync"
@@ -29,7 +28,7 @@ func reportPercentiles(b *testing.B, took []time.Duration, unit time.Duration, n
 // unpacked already (as for every cold start but a function's first), the
 // process starts, its runtime initialises and answers.
 // quiet: the benchmarks measure the runtime, not a log handler.
-var quiet = slog.New(slog.DiscardHandler)
+var quiet = quietLog()
 
 func benchCold(b *testing.B, fn Function, payload string) {
 	r, _ := newRuntime(b, Config{Log: quiet})

@@ -424,3 +424,19 @@ func TestGoBigResponse(t *testing.T) {
 		t.Errorf("payload of %d bytes", len(res.Payload))
 	}
 }
+
+func TestGoEndlessOutput(t *testing.T) {
+	r, _ := newRuntime(t, Config{Log: quietLog()})
+	fn := goFunction(t, "spew")
+	for i := 0; i < 3; i++ {
+		begin := time.Now()
+		res := invoke(t, r, fn, `{"action":"spew"}`)
+		mustOK(t, res)
+		if took := time.Since(begin); took > 2*time.Second {
+			t.Errorf("invoke %d took %v under endless output", i, took)
+		}
+		if len(res.LogTail) > TailSize {
+			t.Errorf("tail of %d bytes", len(res.LogTail))
+		}
+	}
+}

@@ -287,3 +287,6 @@ func processesIn(dir string) []int {
 	}
 	return out
 }
+
+// quietLog drops what it is given.
+func quietLog() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -53,12 +53,16 @@ func (o *output) run() {
 	o.file.Close()
 }
 
-// drain files what the pipe holds now; it reports true at the end of the
-// file or on an error, false when the pipe is merely empty.
+// drainReads bounds one drain: a function that writes without pause must
+// not hold mu (and so an invocation's end) forever.
+const drainReads = 64
+
+// drain files what the pipe holds now, up to drainReads reads; it reports
+// true at the end of the file or on an error, false otherwise.
 func (o *output) drain(fd int) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for {
+	for range drainReads {
 		n, err := syscall.Read(fd, o.buf)
 		switch {
 		case n > 0:
@@ -71,6 +75,7 @@ func (o *output) drain(fd int) bool {
 			return true
 		}
 	}
+	return false
 }
 
 // sync files everything written to the pipe so far.

@@ -45,6 +45,10 @@ var runtimeNames = []struct {
 // package has no bootstrap for.
 var notRunHere = []string{"java", "dotnet", "ruby", "python2", "nodejs4", "nodejs6", "nodejs8", "nodejs10", "nodejs12", "nodejs14"}
 
+// listedNotRunHere are the current ones of those, which Runtimes lists as
+// unavailable.
+var listedNotRunHere = []string{"java25", "java21", "java17", "java11", "java8.al2", "dotnet10", "dotnet8", "ruby3.4", "ruby3.3", "ruby3.2"}
+
 const supportedList = "provided.al2023, provided.al2, provided, go1.x, python3.8 to python3.14, nodejs16.x to nodejs24.x"
 
 func familyOf(name string) (family, bool) {
@@ -210,6 +214,9 @@ func (r *Runtime) Runtimes() []RuntimeInfo {
 			info.How = fmt.Sprintf("%s %s (%s) runs the emulator's embedded bootstrap, which loads the handler", lang, version, in.command)
 		}
 		out = append(out, info)
+	}
+	for _, name := range listedNotRunHere {
+		out = append(out, RuntimeInfo{Name: name, Problem: "the emulator has no bootstrap for this runtime"})
 	}
 	return out
 }

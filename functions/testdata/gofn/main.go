@@ -67,6 +67,14 @@ func handle(ctx context.Context, raw json.RawMessage) (any, error) {
 			fmt.Fprintf(os.Stderr, "stderr line %d\n", i)
 		}
 		return "logged", nil
+	case "spew":
+		// Writes without pause, long after it answered.
+		go func() {
+			for i := 0; ; i++ {
+				fmt.Printf("spew %d %s\n", i, strings.Repeat("y", 200))
+			}
+		}()
+		return "spewing", nil
 	case "big":
 		return strings.Repeat("x", ev.Size), nil
 	case "env":
