@@ -11,6 +11,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/apigatewayv2 v1.35.2
 	github.com/aws/aws-sdk-go-v2/service/backup v1.69.7
 	github.com/aws/aws-sdk-go-v2/service/cloudwatch v1.75.5
+	github.com/aws/aws-sdk-go-v2/service/lambda v1.114.2
 	github.com/aws/smithy-go v1.28.8
 	github.com/benbjohnson/immutable v0.4.3
 	github.com/fasthttp/router v1.5.4
@@ -27,6 +28,7 @@ require (
 require (
 	github.com/Workiva/go-datastructures v1.1.7 // indirect
 	github.com/andybalholm/brotli v1.2.2 // indirect
+	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.26 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.10 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.10 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

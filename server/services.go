@@ -1,23 +1,32 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/actors/apigatewayv2"
 	"github.com/cloudemu/emulator/actors/backup"
+	"github.com/cloudemu/emulator/actors/lambda"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/execute/rest"
+	"github.com/cloudemu/emulator/functions"
 	"github.com/cloudemu/emulator/httpfront"
 	"github.com/cloudemu/emulator/httpfront/apigatewayhttp"
 	"github.com/cloudemu/emulator/httpfront/apigatewayv2http"
 	"github.com/cloudemu/emulator/httpfront/backuphttp"
+	"github.com/cloudemu/emulator/httpfront/lambdahttp"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/store"
@@ -88,6 +97,7 @@ var registry = []func(Env) Service{
 	backupService,
 	apigatewayService,
 	apigatewayv2Service,
+	lambdaService,
 }
 
 func backupService(env Env) Service {
@@ -136,4 +146,68 @@ func apigatewayv2Service(env Env) Service {
 			_, _, ok := svc.APIByID(strings.ToLower(id), region)
 			return ok
 		}}}
+}
+
+func lambdaService(env Env) Service {
+	rt := &lambdaRuntime{port: env.Config.Port, host: env.Config.Host, cfg: functions.Config{
+		MaxConcurrency: env.Config.LambdaMaxConcurrency, IdleTimeout: env.Config.LambdaIdleTimeout,
+		Log: env.Log.With("component", "functions"), WorkDir: functionsDir(env.Config)}}
+	svc := lambda.New(env.Sys, env.Store, env.Now, env.Log, lambda.Options{Runtime: rt})
+	return Service{Name: "lambda", Wire: awswire.Lambda, Owners: svc,
+		Handlers: lambdahttp.Handlers(svc), Partial: lambdahttp.Partial, Listening: rt.listening}
+}
+
+// functionsDir is where the functions runtime unpacks code, once per
+// SHA-256: under the data directory when state persists, else a
+// directory of the user's in the system's temporary one (kept across
+// runs, so that nothing is left behind per run).
+func functionsDir(cfg config.Config) string {
+	if cfg.State == config.StatePersistent {
+		return filepath.Join(cfg.DataDir, "functions")
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("cloudemu-functions-%d", os.Getuid()))
+}
+
+// lambdaRuntime starts the functions runtime on the first invocation, once
+// the port the emulator listens on (which functions call back, as
+// AWS_ENDPOINT_URL) is known.
+type lambdaRuntime struct {
+	mu   sync.Mutex
+	cfg  functions.Config
+	host string
+	port int
+	rt   *functions.Runtime
+}
+
+func (l *lambdaRuntime) listening(port int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.port = port
+}
+
+func (l *lambdaRuntime) runtime() *functions.Runtime {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.rt == nil {
+		host := l.host
+		if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+			host = "127.0.0.1"
+		}
+		l.cfg.EndpointURL = "http://" + net.JoinHostPort(host, strconv.Itoa(l.port))
+		l.rt = functions.New(l.cfg)
+	}
+	return l.rt
+}
+
+func (l *lambdaRuntime) InvokeWith(ctx context.Context, fn functions.Function, in functions.Invocation) (functions.Result, error) {
+	return l.runtime().InvokeWith(ctx, fn, in)
+}
+
+func (l *lambdaRuntime) Evict(arnPrefix string) {
+	l.mu.Lock()
+	rt := l.rt
+	l.mu.Unlock()
+	if rt != nil {
+		rt.Evict(arnPrefix)
+	}
 }
