@@ -291,14 +291,14 @@ func TestRuntimeAPIMisbehaviour(t *testing.T) {
 		mode, errorType, message, tail string
 		maxTime                        time.Duration
 	}{
-		{"oversize-error", "Function.ResponseSizeTooLarge", "exceeded maximum allowed payload size (6291556 bytes)", "", 3 * time.Second},
-		{"truncated", "Runtime.TruncatedResponse", "cut short", "", 3 * time.Second},
-		{"garbage-exit", "Runtime.ExitError", "Runtime exited with error: exit status 3", "HTTP/1.1 400 Bad Request", 3 * time.Second},
-		{"never", "", "Task timed out after 1.0", "Status: timeout", 3 * time.Second},
-		{"next-twice", "", "Task timed out after 1.0", "Status: timeout", 3 * time.Second},
-		{"no-next", "", "Task timed out after 1.0", "Phase: init\tStatus: timeout", 3 * time.Second},
-		{"init-error", "Custom.InitFailure", "no database", "next after init error answered 403", 3 * time.Second},
-		{"init-exit", "Runtime.ExitError", "Runtime exited with error: exit status 7", "exiting during init", 3 * time.Second},
+		{"oversize-error", "Function.ResponseSizeTooLarge", "exceeded maximum allowed payload size (6291556 bytes)", "", 5 * time.Second},
+		{"truncated", "Runtime.TruncatedResponse", "cut short", "", 5 * time.Second},
+		{"garbage-exit", "Runtime.ExitError", "Runtime exited with error: exit status 3", "HTTP/1.1 400 Bad Request", 5 * time.Second},
+		{"never", "", "Task timed out after 1.0", "Status: timeout", 5 * time.Second},
+		{"next-twice", "", "Task timed out after 1.0", "Status: timeout", 5 * time.Second},
+		{"no-next", "", "Task timed out after 1.0", "Phase: init\tStatus: timeout", 5 * time.Second},
+		{"init-error", "Custom.InitFailure", "no database", "next after init error answered 403", 5 * time.Second},
+		{"init-exit", "Runtime.ExitError", "Runtime exited with error: exit status 7", "exiting during init", 5 * time.Second},
 	} {
 		t.Run(c.mode, func(t *testing.T) {
 			fn := rawFunction(t, c.mode)
@@ -332,7 +332,7 @@ func TestRuntimeAPIMisbehaviour(t *testing.T) {
 
 func TestShellBootstrapWithCurl(t *testing.T) {
 	if _, err := exec.LookPath("curl"); err != nil {
-		t.Skip("no curl here")
+		missingTool(t, "curl", err)
 	}
 	const bootstrap = `#!/bin/sh
 set -eu

@@ -57,7 +57,7 @@ func BenchmarkColdStartGo(b *testing.B) {
 
 func BenchmarkColdStartPython(b *testing.B) {
 	if _, _, err := newPython("python3").resolve(); err != nil {
-		b.Skip(err)
+		missingTool(b, "python3", err)
 	}
 	code := makeZip(b, zipEntry{name: "app.py", body: "def handler(event, context):\n    return event\n"})
 	benchCold(b, function("coldpy", "python3.12", "app.handler", code), `{}`)
@@ -65,7 +65,7 @@ func BenchmarkColdStartPython(b *testing.B) {
 
 func BenchmarkColdStartNode(b *testing.B) {
 	if _, _, err := newNode("node").resolve(); err != nil {
-		b.Skip(err)
+		missingTool(b, "node", err)
 	}
 	code := makeZip(b, zipEntry{name: "index.js", body: "exports.handler = async (e) => e;\n"})
 	benchCold(b, function("coldnode", "nodejs20.x", "index.handler", code), `{}`)

@@ -290,3 +290,14 @@ func processesIn(dir string) []int {
 
 // quietLog drops what it is given.
 func quietLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// missingTool ends a test that needs a tool this machine lacks: skipped on
+// a developer's machine, failed in CI (CI set), as the repository's other
+// tests do (servertest.MissingTool).
+func missingTool(t testing.TB, what string, err error) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s is required in CI (CI=%s) and was not usable: %v", what, os.Getenv("CI"), err)
+	}
+	t.Skipf("%s not usable: skipped here (CI fails instead): %v", what, err)
+}

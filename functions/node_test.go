@@ -45,7 +45,7 @@ exports.nested = { deeper: { handler: async () => 'deep' } };
 
 func nodeFunction(t *testing.T, name, handler string, extra ...zipEntry) Function {
 	if _, _, err := newNode("node").resolve(); err != nil {
-		t.Skipf("no node here: %v", err)
+		missingTool(t, "node", err)
 	}
 	entries := append([]zipEntry{
 		{name: "index.js", body: nodeIndex},

@@ -51,7 +51,7 @@ not_a_function = 3
 
 func pythonFunction(t *testing.T, name, handler string, extra ...zipEntry) Function {
 	if _, _, err := newPython("python3").resolve(); err != nil {
-		t.Skipf("no python3 here: %v", err)
+		missingTool(t, "python3", err)
 	}
 	entries := append([]zipEntry{
 		{name: "app.py", body: pythonApp},
