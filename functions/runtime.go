@@ -33,8 +33,7 @@ type Runtime struct {
 	scriptsOnce sync.Once
 	scriptsErr  error
 
-	closed     atomic.Bool
-	background sync.WaitGroup // invocations whose caller stopped waiting
+	closed atomic.Bool
 }
 
 var errPoolGone = errors.New("pool evicted")
@@ -172,6 +171,12 @@ func (r *Runtime) coldStart(ctx context.Context, fn *Function, inst *instance, i
 		fail()
 		return Result{}, err, false
 	}
+	if r.closed.Load() {
+		// Close ran after this invocation's first check and may not
+		// have seen its pool: the instance is stopped here instead.
+		fail()
+		return Result{}, newError(CodeService, nil, "the functions runtime is closed"), false
+	}
 	timer := time.NewTimer(r.cfg.InitTimeout)
 	defer timer.Stop()
 	var e ending
@@ -230,10 +235,9 @@ func (r *Runtime) run(ctx context.Context, fn *Function, inst *instance, inv *in
 	e := await(ctx.Done(), inst, inv, timer)
 	if e.canceled {
 		// Lambda lets an invocation run on when its caller leaves; so
-		// does this, so the instance is free again only once it answers.
-		r.background.Add(1)
+		// does this, so the instance is free again only once it answers
+		// (or times out, or Close kills it).
 		go func() {
-			defer r.background.Done()
 			e := await(nil, inst, inv, timer)
 			timer.Stop()
 			r.settle(fn, inst, inv, start, e, false)
@@ -459,12 +463,6 @@ func (r *Runtime) Close() error {
 		if err != nil {
 			break
 		}
-	}
-	done := make(chan struct{})
-	go func() { r.background.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
 	}
 	if r.ownWorkDir {
 		if rerr := os.RemoveAll(r.workDir); rerr != nil && err == nil {
