@@ -323,6 +323,7 @@ func TestGoContextAndEnvironment(t *testing.T) {
 	res, err := r.InvokeWith(context.Background(), fn, Invocation{
 		Payload: []byte(`{"action":"context"}`), RequestID: "11111111-2222-3333-4444-555555555555",
 		ClientContext: `{"custom":{"k":"v"}}`, CognitoIdentity: `{"cognitoIdentityId":"id-1"}`,
+		TraceID: "Root=1-65a1b2c3-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -340,6 +341,9 @@ func TestGoContextAndEnvironment(t *testing.T) {
 	}
 	if rem := m["remainingMs"].(float64); rem <= 0 || rem > 5000 {
 		t.Errorf("remaining %v ms", rem)
+	}
+	if m["traceId"] != "Root=1-65a1b2c3-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1" {
+		t.Errorf("trace id %v", m["traceId"])
 	}
 	if cc, _ := m["clientCtx"].(map[string]any); cc["k"] != "v" {
 		t.Errorf("client context %v", m["clientCtx"])

@@ -51,6 +51,8 @@ func nodeFunction(t *testing.T, name, handler string, extra ...zipEntry) Functio
 		{name: "index.js", body: nodeIndex},
 		{name: "lib/util.js", body: "exports.handler = async (e) => ({ nested: true });\n"},
 		{name: "esm/app.mjs", body: "export const handler = async (e) => 'esm';\n"},
+		{name: "esmpkg/package.json", body: `{"type":"module"}`},
+		{name: "esmpkg/app.js", body: "export const handler = async (e) => 'esm-js';\n"},
 		{name: "missingdep.js", body: "require('not-installed');\nexports.handler = async () => 1;\n"},
 		{name: "badsyntax.js", body: "exports.handler = async ( => 1;\n"},
 	}, extra...)
@@ -79,6 +81,7 @@ func TestNodeHandlers(t *testing.T) {
 		"index.nested.deeper.handler": `"deep"`,
 		"lib/util.handler":            `{"nested":true}`,
 		"esm/app.handler":             `"esm"`,
+		"esmpkg/app.handler":          `"esm-js"`,
 	} {
 		res := invoke(t, r, nodeFunction(t, "node-"+strings.ReplaceAll(handler, "/", "-"), handler), `{}`)
 		if res.FunctionError != "" || string(res.Payload) != want {
