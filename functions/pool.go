@@ -1,9 +1,8 @@
 package functions
 
 import (
-	"time"
-
 	"sync"
+	"time"
 )
 
 // pool is the warm instances of one function version with one code and
