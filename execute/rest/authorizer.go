@@ -334,10 +334,10 @@ func wildcardMatch(pattern, s string) bool {
 // else.
 func parseAuthorizerOutput(payload []byte) (*authResult, bool) {
 	r := &authResult{}
-	var doc json.RawMessage
+	var doc []byte
 	principal := false
-	ok := eachMember(payload, func(key string, v json.RawMessage) bool {
-		switch key {
+	ok := eachMember(payload, func(key, v []byte) bool {
+		switch string(key) {
 		case "principalId":
 			s, k, ok := scalarText(v)
 			principal = k != jsonNull
@@ -354,10 +354,10 @@ func parseAuthorizerOutput(payload []byte) (*authResult, bool) {
 				return false
 			}
 			r.context = r.context[:0]
-			return eachMember(v, func(name string, cv json.RawMessage) bool {
+			return eachMember(v, func(name, cv []byte) bool {
 				s, k, ok := scalarText(cv)
 				if ok && k != jsonNull {
-					r.context = putInPlace(r.context, name, s)
+					r.context = putInPlace(r.context, string(name), s)
 				}
 				return ok
 			})
@@ -372,8 +372,8 @@ func parseAuthorizerOutput(payload []byte) (*authResult, bool) {
 		return nil, false
 	}
 	found := false
-	ok = eachMember(doc, func(key string, v json.RawMessage) bool {
-		if key != "Statement" {
+	ok = eachMember(doc, func(key, v []byte) bool {
+		if string(key) != "Statement" {
 			return true
 		}
 		found = true
@@ -397,12 +397,12 @@ func parseAuthorizerOutput(payload []byte) (*authResult, bool) {
 	return r, true
 }
 
-func (r *authResult) addStatement(v json.RawMessage) bool {
+func (r *authResult) addStatement(v []byte) bool {
 	var s policyStatement
 	effect := ""
-	ok := eachMember(v, func(key string, v json.RawMessage) bool {
+	ok := eachMember(v, func(key, v []byte) bool {
 		var ok bool
-		switch key {
+		switch string(key) {
 		case "Effect":
 			var k jsonKind
 			effect, k, ok = scalarText(v)
@@ -437,14 +437,14 @@ func putInPlace(h execute.Headers, name, value string) execute.Headers {
 }
 
 // stringList reads a string or a list of strings.
-func stringList(v json.RawMessage) ([]string, bool) {
+func stringList(v []byte) ([]string, bool) {
 	switch kindOf(v) {
 	case jsonString:
 		s, _, ok := scalarText(v)
 		return []string{s}, ok
 	case jsonArray:
 		var out []string
-		ok := eachElement(v, func(e json.RawMessage) bool {
+		ok := eachElement(v, func(e []byte) bool {
 			s, k, ok := scalarText(e)
 			out = append(out, s)
 			return ok && k == jsonString

@@ -1,6 +1,7 @@
 package rest_test
 
 import (
+	"context"
 	"net"
 	"testing"
 
@@ -8,13 +9,18 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/execute/rest"
 )
 
 // benchExecute serves one request over and over through the emulator's
 // front (no network): what a request to a deployed stage costs in CPU and
 // allocations, front included.
 func benchExecute(b *testing.B, f *fixture, method, uri string, want int, header ...string) {
-	h := f.srv.Emulator.Handler()
+	h := f.handler
+	if h == nil {
+		h = f.srv.Emulator.Handler()
+	}
 	var req fasthttp.Request
 	req.Header.SetMethod(method)
 	req.SetRequestURI(uri)
@@ -89,4 +95,21 @@ func BenchmarkExecuteHTTPProxy(b *testing.B) {
 		RequestParameters: map[string]string{"integration.request.path.proxy": "method.request.path.proxy"}})
 	f.deploy("dev", nil)
 	benchExecute(b, f, "GET", "/restapis/"+f.api+"/dev/_user_request_/items/42", 200)
+}
+
+// BenchmarkExecuteLambdaProxy is an AWS_PROXY GET to a function answering
+// at once (a fake Function): the event built, the answer read.
+func BenchmarkExecuteLambdaProxy(b *testing.B) {
+	fns := newFakeFunctions()
+	answer := []byte(`{"statusCode": 200, "headers": {"Content-Type": "application/json"}, "body": "{\"ok\":true}"}`)
+	fns.set(lambdaARN("fn"), func(context.Context, []byte) (rest.FunctionReply, error) {
+		return rest.FunctionReply{Payload: answer}, nil
+	})
+	f := functionFixture(b, fns, nil)
+	f.proxyMethod("/{proxy+}", "ANY", "fn", nil)
+	f.deploy("dev", nil)
+	fns.mu.Lock()
+	fns.record = false
+	fns.mu.Unlock()
+	benchExecute(b, f, "GET", "/restapis/"+f.api+"/dev/_user_request_/items/42?q=1", 200)
 }

@@ -445,7 +445,8 @@ func (inv *invocation) traceHeader() string {
 		return inv.traceID
 	}
 	const hex = "0123456789abcdef"
-	var b []byte
+	var buf [96]byte // a header the client sent may be longer: append grows it
+	b := buf[:0]
 	if in, ok := inv.req.Headers.Get("X-Amzn-Trace-Id"); ok && strings.HasPrefix(in, "Root=") {
 		root, _, _ := strings.Cut(in, ";")
 		b = append(b, root...)

@@ -241,8 +241,9 @@ func (inv *invocation) proxyFunctionResponse(reply FunctionReply) {
 		return
 	}
 	br := &inv.backendResp
-	answer, headers, ok := parseProxyAnswer(reply.Payload, br.Headers[:0])
-	br.Headers = headers
+	// The event is sent: its buffer takes the body.
+	answer, headers, ok := parseProxyAnswer(reply.Payload, br.Headers[:0], inv.payload[:0])
+	br.Headers, inv.payload = headers, answer.body
 	if !ok {
 		inv.fail(errLambdaProxy)
 		return
@@ -259,7 +260,7 @@ func (inv *invocation) proxyFunctionResponse(reply FunctionReply) {
 		}
 		resp.Headers = append(resp.Headers, execute.Header{Name: execute.Remapped(h.Name, true), Value: h.Value})
 	}
-	body := []byte(answer.body)
+	body := answer.body
 	if answer.base64 && isBinary(inv.dep.binary, inv.accept()) {
 		if body, ok = base64Decode(body); !ok {
 			inv.fail(errConvert)

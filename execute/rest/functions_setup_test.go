@@ -18,6 +18,7 @@ import (
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/server/servertest"
 	"github.com/cloudemu/emulator/store"
+	"github.com/valyala/fasthttp"
 )
 
 // The function integrations and Lambda authorizers run against a fake
@@ -35,6 +36,8 @@ type fakeFunctions struct {
 	mu    sync.Mutex
 	fns   map[string]fakeFunction
 	calls []fakeCall
+	// record: calls are recorded (benchmarks turn it off).
+	record bool
 }
 
 type fakeCall struct {
@@ -44,7 +47,9 @@ type fakeCall struct {
 	timeout  time.Duration
 }
 
-func newFakeFunctions() *fakeFunctions { return &fakeFunctions{fns: map[string]fakeFunction{}} }
+func newFakeFunctions() *fakeFunctions {
+	return &fakeFunctions{fns: map[string]fakeFunction{}, record: true}
+}
 
 func (f *fakeFunctions) set(name string, fn fakeFunction) {
 	f.mu.Lock()
@@ -56,7 +61,9 @@ func (f *fakeFunctions) set(name string, fn fakeFunction) {
 func (f *fakeFunctions) Invoke(ctx context.Context, sc awswire.Scope, function string, payload []byte, timeout time.Duration) (rest.FunctionReply, error) {
 	f.mu.Lock()
 	fn := f.fns[function]
-	f.calls = append(f.calls, fakeCall{scope: sc, function: function, payload: string(payload), timeout: timeout})
+	if f.record {
+		f.calls = append(f.calls, fakeCall{scope: sc, function: function, payload: string(payload), timeout: timeout})
+	}
 	f.mu.Unlock()
 	if fn == nil {
 		return rest.FunctionReply{}, fmt.Errorf("Function not found: %s", function)
@@ -93,6 +100,14 @@ func raise(message string) fakeFunction {
 // and fns as its Function (nil: none), on 127.0.0.1:0 until the test ends.
 func startWithFunctions(t testing.TB, fns rest.Function, now func() time.Time) *servertest.Server {
 	t.Helper()
+	srv, _ := startFront(t, fns, now)
+	return srv
+}
+
+// startFront is startWithFunctions, with the front's handler for serving
+// in process.
+func startFront(t testing.TB, fns rest.Function, now func() time.Time) (*servertest.Server, fasthttp.RequestHandler) {
+	t.Helper()
 	log := servertest.Logger()
 	cfg := config.Default()
 	sys := actors.NewSystem(log, cfg.AskTimeout)
@@ -120,13 +135,16 @@ func startWithFunctions(t testing.TB, fns rest.Function, now func() time.Time) *
 		sys.Shutdown()
 	})
 	addr := ln.Addr().String()
-	return &servertest.Server{URL: "http://" + addr, Addr: addr, Config: cfg}
+	return &servertest.Server{URL: "http://" + addr, Addr: addr, Config: cfg}, srv.Handle
 }
 
 // functionFixture is a fixture whose server runs fns.
-func functionFixture(t *testing.T, fns *fakeFunctions, now func() time.Time) *fixture {
+func functionFixture(t testing.TB, fns *fakeFunctions, now func() time.Time) *fixture {
 	t.Helper()
-	return newFixtureOn(t, startWithFunctions(t, fns, now))
+	srv, h := startFront(t, fns, now)
+	f := newFixtureOn(t, srv)
+	f.handler = h
+	return f
 }
 
 // lambdaURI is the integration URI of function fn (a name, or a name with

@@ -1,6 +1,8 @@
 package rest
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -49,7 +51,7 @@ func TestParseProxyAnswer(t *testing.T) {
 		{`{"statusCode": 200`, false, 0, "", false, nil},
 		{``, false, 0, "", false, nil},
 	} {
-		a, h, ok := parseProxyAnswer([]byte(c.payload), nil)
+		a, h, ok := parseProxyAnswer([]byte(c.payload), nil, nil)
 		if ok != c.ok {
 			t.Errorf("%s: ok %v", c.payload, ok)
 			continue
@@ -57,7 +59,7 @@ func TestParseProxyAnswer(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if a.status != c.status || a.body != c.body || a.base64 != c.base64 || !reflect.DeepEqual(h, c.headers) {
+		if a.status != c.status || string(a.body) != c.body || a.base64 != c.base64 || !reflect.DeepEqual(h, c.headers) {
 			t.Errorf("%s: got %d %q %v %v", c.payload, a.status, a.body, a.base64, h)
 		}
 	}
@@ -162,4 +164,48 @@ func headerList(kv ...string) execute.Headers {
 		h = append(h, execute.Header{Name: kv[i], Value: kv[i+1]})
 	}
 	return h
+}
+
+// FuzzJSONReader checks the in-place JSON reader against encoding/json:
+// it accepts exactly the well-formed objects, and reads their members as
+// encoding/json does.
+func FuzzJSONReader(f *testing.F) {
+	for _, s := range []string{`{}`, ` { "a" : [1, -2.5e+3, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9"] } `,
+		`{"a": {"b": {"c": []}}}`, `{"a": 01}`, `{"a": 1.}`, `{"a": .5}`, `{"a": -}`, `{"a": "\x"}`, `{"a": "\u12"}`,
+		"{\"a\": \"\x01\"}", `{"a" 1}`, `{"a": 1,}`, `{,}`, `[1]`, `{"a": [1,]}`, `{"a": tru}`, `{"a": 1} x`, `{"a": 1}{}`,
+		`{"a": "é"}`, "{\"\x86\": \"\"}", `{"a": 1e5, "a": 2}`, `{"\u0041": 1}`,
+		`{"a": "\ud83d\ude00 \ud83d \ude00 \ud83d\u0041 \u00e9\t"}`, `"x"`, ``, `{`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want map[string]json.RawMessage
+		wantOK := json.Valid(b) && json.Unmarshal(b, &want) == nil
+		got := map[string]string{}
+		values := map[string]string{}
+		ok := eachMember(b, func(k, v []byte) bool {
+			got[string(k)] = string(v)
+			if kindOf(v) == jsonString {
+				values[string(k)], _, _ = scalarText(v)
+			}
+			return true
+		})
+		if ok != wantOK {
+			t.Fatalf("%q: ok %v, encoding/json %v", b, ok, wantOK)
+		}
+		if !ok {
+			return
+		}
+		for k, v := range want {
+			if string(bytes.TrimSpace(v)) != got[k] {
+				t.Fatalf("%q: member %q = %q, encoding/json %q", b, k, got[k], v)
+			}
+			var s string
+			if json.Unmarshal(v, &s) == nil && s != values[k] {
+				t.Fatalf("%q: member %q reads %q, encoding/json %q", b, k, values[k], s)
+			}
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d members, encoding/json %d", b, len(got), len(want))
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
@@ -12,12 +11,13 @@ import (
 // proxyAnswer is a Lambda proxy integration's answer, read.
 type proxyAnswer struct {
 	status int
-	body   string
+	body   []byte
 	base64 bool
 }
 
 // parseProxyAnswer reads a Lambda proxy answer (docs/apigateway-execution.md §4
-// "Response parsing", recorded L-04 and L-05) and appends its headers to h:
+// "Response parsing", recorded L-04 and L-05), its body appended to body,
+// and appends its headers to h:
 // each multiValueHeaders name with its values, then the headers value of
 // the same name (either spelling; the multiValueHeaders one is kept), then
 // the other headers in order. ok is false for an answer API Gateway
@@ -28,11 +28,11 @@ type proxyAnswer struct {
 // of scalars, a body that is an object or a list. Scalars are read as text
 // (a boolean header is "true"); null is absence; a missing statusCode is
 // 200.
-func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.Headers, bool) {
-	a := proxyAnswer{status: 200}
-	var single, multi json.RawMessage
-	ok := eachMember(payload, func(key string, v json.RawMessage) bool {
-		switch key {
+func parseProxyAnswer(payload []byte, h execute.Headers, body []byte) (proxyAnswer, execute.Headers, bool) {
+	a := proxyAnswer{status: 200, body: body[:0]}
+	var single, multi []byte
+	ok := eachMember(payload, func(key, v []byte) bool {
+		switch string(key) {
 		case "statusCode":
 			s, ok := proxyStatus(v)
 			a.status = s
@@ -42,8 +42,8 @@ func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.H
 		case "multiValueHeaders":
 			multi = v
 		case "body":
-			s, _, ok := scalarText(v)
-			a.body = s
+			var ok bool
+			a.body, _, ok = appendScalar(a.body[:0], v)
 			return ok
 		case "isBase64Encoded":
 			s, k, ok := scalarText(v)
@@ -70,10 +70,10 @@ func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.H
 		if kindOf(single) != jsonObject {
 			return a, h, false
 		}
-		ok = eachMember(single, func(name string, v json.RawMessage) bool {
+		ok = eachMember(single, func(name, v []byte) bool {
 			s, k, ok := scalarText(v)
 			if ok && k != jsonNull {
-				singles = append(singles, execute.Header{Name: name, Value: s})
+				singles = append(singles, execute.Header{Name: string(name), Value: s})
 			}
 			return ok
 		})
@@ -85,7 +85,8 @@ func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.H
 		if kindOf(multi) != jsonObject {
 			return a, h, false
 		}
-		ok = eachMember(multi, func(name string, v json.RawMessage) bool {
+		ok = eachMember(multi, func(key, v []byte) bool {
+			name := string(key)
 			switch kindOf(v) {
 			case jsonNull:
 				return true
@@ -93,7 +94,7 @@ func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.H
 			default:
 				return false
 			}
-			ok := eachElement(v, func(e json.RawMessage) bool {
+			ok := eachElement(v, func(e []byte) bool {
 				s, k, ok := scalarText(e)
 				if ok && k != jsonNull {
 					h = append(h, execute.Header{Name: name, Value: s})
@@ -123,7 +124,7 @@ func parseProxyAnswer(payload []byte, h execute.Headers) (proxyAnswer, execute.H
 // proxyStatus reads statusCode: a number, or a string holding one (a
 // fraction is dropped, as Jackson reads a number into an int), of an HTTP
 // status; null is 200.
-func proxyStatus(v json.RawMessage) (int, bool) {
+func proxyStatus(v []byte) (int, bool) {
 	s, k, ok := scalarText(v)
 	switch {
 	case !ok:

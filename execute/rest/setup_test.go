@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
+	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/server/servertest"
 )
@@ -24,6 +25,9 @@ type fixture struct {
 	api  string
 	root string
 	http *http.Client
+	// handler serves requests in process (benchmarks); nil: the
+	// emulator's.
+	handler fasthttp.RequestHandler
 }
 
 func newFixture(t testing.TB, opts ...servertest.Option) *fixture {
