@@ -185,14 +185,16 @@ func (inv *invocation) identityValue(s identitySource) string {
 // "Unauthorized", AUTHORIZER_CONFIGURATION_ERROR for a function that
 // fails or answers what is not an authorizer's output).
 func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn string, cache bool) (*authResult, *gatewayError) {
-	inv.trace("Starting authorizer: " + a.id + " for request: " + inv.req.RequestID)
+	if inv.log != nil {
+		inv.trace("Starting authorizer: " + a.id + " for request: " + inv.req.RequestID)
+	}
 	if a.target.function == "" || a.validationErr != nil {
 		inv.trace("Execution failed due to configuration error: Invalid authorizer configuration")
 		return nil, errAuthorizerFailed
 	}
 	token, key, ok := inv.identity(a)
 	if !ok {
-		inv.trace("Unauthorized request: " + inv.req.RequestID)
+		inv.traceUnauthorized()
 		return nil, errUnauthorized
 	}
 	var ck authKey
@@ -234,7 +236,7 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 		return nil, errAuthorizerFailed
 	case reply.Error != "":
 		if functionErrorMessage(reply.Payload) == "Unauthorized" {
-			inv.trace("Unauthorized request: " + inv.req.RequestID)
+			inv.traceUnauthorized()
 			return nil, errUnauthorized
 		}
 		inv.trace("Execution failed due to configuration error: Authorizer error")
@@ -245,16 +247,26 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 	}
 	res, ok := parseAuthorizerOutput(reply.Payload)
 	if !ok {
-		inv.trace("Execution failed due to configuration error: Invalid JSON in response: " + string(reply.Payload))
+		if inv.log != nil {
+			inv.trace("Execution failed due to configuration error: Invalid JSON in response: " + string(reply.Payload))
+		}
 		return nil, errAuthorizerFailed
 	}
-	inv.trace("Using valid authorizer policy for principal: " + res.principalID)
+	if inv.log != nil {
+		inv.trace("Using valid authorizer policy for principal: " + res.principalID)
+	}
 	if cache {
 		// ck's strings are the snapshot's or were built here: none
 		// aliases the request.
 		inv.ex.auths.put(ck, authEntry{a: a, res: res, expires: inv.ex.now().Add(a.ttl)}, inv.ex.now())
 	}
 	return res, nil
+}
+
+func (inv *invocation) traceUnauthorized() {
+	if inv.log != nil {
+		inv.trace("Unauthorized request: " + inv.req.RequestID)
+	}
 }
 
 // decide evaluates the policy against methodArn (§2.3): a matching Deny
