@@ -75,6 +75,9 @@ type Deps struct {
 	Init *inithook.Runner
 	// Metrics writes what /_emulator/metrics serves (nil: nothing).
 	Metrics MetricsWriter
+	// Runtimes lists the function runtimes /_emulator/lambda/runtimes
+	// reports (nil: none).
+	Runtimes func() []Runtime
 }
 
 // Route is one endpoint.
@@ -98,6 +101,7 @@ func Routes(d Deps) []Route {
 		rs = append(rs, Route{http.MethodPost, p, h.reset})
 	}
 	rs = append(rs, h.metricsRoutes()...)
+	rs = append(rs, h.runtimesRoutes()...)
 	rs = append(rs, initRoutes(d)...)
 	rs = append(rs, h.debugRoutes()...)
 	rs = append(rs, h.fallbackRoutes()...)
@@ -196,7 +200,7 @@ func probeRuntime(socket string) runtimeHealth {
 	if host := os.Getenv("DOCKER_HOST"); strings.HasPrefix(host, "unix://") {
 		socket = strings.TrimPrefix(host, "unix://")
 	}
-	r := runtimeHealth{Socket: socket, Note: "not needed: the emulator runs everything in its own process"}
+	r := runtimeHealth{Socket: socket, Note: "not needed: the emulator runs everything in its own process, functions as native processes"}
 	if _, err := os.Stat(socket); err != nil {
 		r.Note += "; no container runtime socket here"
 		return r

@@ -98,6 +98,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Environ:      os.Environ(),
 		Counts:       e.counts,
 		Metrics:      e.writeMetrics,
+		Runtimes:     e.runtimes,
 	}) {
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
@@ -245,6 +246,21 @@ func (e *Emulator) Serve(ln net.Listener) error {
 	return nil
 }
 
+// runtimes lists the function runtimes of every service that runs them.
+func (e *Emulator) runtimes() []compat.Runtime {
+	var out []compat.Runtime
+	for _, s := range e.services {
+		if s.Runtimes == nil {
+			continue
+		}
+		for _, r := range s.Runtimes() {
+			out = append(out, compat.Runtime{Name: r.Name, Available: r.Available, Interpreter: r.Interpreter,
+				Version: r.Version, How: r.How, Problem: r.Problem})
+		}
+	}
+	return out
+}
+
 // writeMetrics writes /_emulator/metrics.
 func (e *Emulator) writeMetrics(w io.Writer) error {
 	hooks := metrics.PrometheusHooks{Enforced: e.cfg.EnforceGatewayThrottle}
@@ -291,6 +307,14 @@ func (e *Emulator) Shutdown(ctx context.Context) error {
 			e.shutdownErr = err
 		}
 		e.detach()
+		for _, s := range e.services {
+			if s.Close == nil {
+				continue
+			}
+			if err := s.Close(); err != nil && e.shutdownErr == nil {
+				e.shutdownErr = err
+			}
+		}
 		e.sys.Shutdown()
 		if err := e.store.Close(); err != nil && e.shutdownErr == nil {
 			e.shutdownErr = err

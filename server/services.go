@@ -58,6 +58,12 @@ type Service struct {
 	// Usage, when set, lists the usage of API keys that /_emulator/metrics
 	// reports.
 	Usage func() []metrics.KeyUsage
+	// Runtimes, when set, lists the function runtimes that
+	// /_emulator/lambda/runtimes reports.
+	Runtimes func() []functions.RuntimeInfo
+	// Close, when set, stops what the service runs outside its owners
+	// (function processes) at shutdown, after requests drained.
+	Close func() error
 }
 
 // Owners is what the emulator asks of a service's owners.
@@ -154,7 +160,8 @@ func lambdaService(env Env) Service {
 		Log: env.Log.With("component", "functions"), WorkDir: functionsDir(env.Config)}}
 	svc := lambda.New(env.Sys, env.Store, env.Now, env.Log, lambda.Options{Runtime: rt})
 	return Service{Name: "lambda", Wire: awswire.Lambda, Owners: svc,
-		Handlers: lambdahttp.Handlers(svc), Partial: lambdahttp.Partial, Listening: rt.listening}
+		Handlers: lambdahttp.Handlers(svc), Partial: lambdahttp.Partial, Listening: rt.listening,
+		Runtimes: func() []functions.RuntimeInfo { return rt.runtime().Runtimes() }, Close: rt.close}
 }
 
 // functionsDir is where the functions runtime unpacks code, once per
@@ -201,6 +208,17 @@ func (l *lambdaRuntime) runtime() *functions.Runtime {
 
 func (l *lambdaRuntime) InvokeWith(ctx context.Context, fn functions.Function, in functions.Invocation) (functions.Result, error) {
 	return l.runtime().InvokeWith(ctx, fn, in)
+}
+
+// close stops every function process, if the runtime ever started.
+func (l *lambdaRuntime) close() error {
+	l.mu.Lock()
+	rt := l.rt
+	l.mu.Unlock()
+	if rt == nil {
+		return nil
+	}
+	return rt.Close()
 }
 
 func (l *lambdaRuntime) Evict(arnPrefix string) {
