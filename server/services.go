@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
@@ -95,6 +97,29 @@ type Env struct {
 	Config config.Config
 	// Metrics are the request metrics of every account and region.
 	Metrics *metrics.Regions
+	// Functions runs API Gateway's function integrations and authorizers
+	// on the Lambda service, once that is built.
+	Functions *functionInvoker
+}
+
+// functionInvoker is rest.Function over the Lambda service: API Gateway
+// is built before Lambda in the registry, so the service is set after.
+type functionInvoker struct {
+	svc atomic.Pointer[lambda.Service]
+}
+
+func (f *functionInvoker) Invoke(ctx context.Context, sc awswire.Scope, function string, payload []byte, timeout time.Duration) (rest.FunctionReply, error) {
+	svc := f.svc.Load()
+	if svc == nil {
+		return rest.FunctionReply{}, errors.New("server: the Lambda service is not built")
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	out, fnErr, err := svc.InvokeFunction(ctx, sc, function, payload)
+	return rest.FunctionReply{Payload: out, Error: fnErr}, err
 }
 
 // registry lists every emulated service, one line each, in the order health
@@ -121,6 +146,9 @@ func apigatewayService(env Env) Service {
 			Burst: int64(env.Config.AccountThrottleBurst)}}
 	if !env.Config.FixedTime.IsZero() {
 		opts.ThrottleClock = env.Now
+	}
+	if env.Functions != nil {
+		opts.Functions = env.Functions
 	}
 	exec := rest.New(opts)
 	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
@@ -159,6 +187,9 @@ func lambdaService(env Env) Service {
 		MaxConcurrency: env.Config.LambdaMaxConcurrency, IdleTimeout: env.Config.LambdaIdleTimeout,
 		Log: env.Log.With("component", "functions"), WorkDir: functionsDir(env.Config)}}
 	svc := lambda.New(env.Sys, env.Store, env.Now, env.Log, lambda.Options{Runtime: rt})
+	if env.Functions != nil {
+		env.Functions.svc.Store(svc)
+	}
 	return Service{Name: "lambda", Wire: awswire.Lambda, Owners: svc,
 		Handlers: lambdahttp.Handlers(svc), Partial: lambdahttp.Partial, Listening: rt.listening,
 		Runtimes: func() []functions.RuntimeInfo { return rt.runtime().Runtimes() }, Close: rt.close}
