@@ -156,12 +156,12 @@ func TestAPIKeys(t *testing.T) {
 }
 
 // TestAuthorization: AWS_IAM accepts any signed request; without a
-// Function (the emulator plugs none in yet), Lambda authorizers answer
-// AUTHORIZER_CONFIGURATION_ERROR and function integrations a 500 naming
-// their type (Cognito authorizers answer AUTHORIZER_CONFIGURATION_ERROR
-// always).
+// Function, Lambda authorizers answer AUTHORIZER_CONFIGURATION_ERROR and
+// function integrations a 500 naming their type (Cognito authorizers
+// answer AUTHORIZER_CONFIGURATION_ERROR always). The front is built here
+// with no Function, whatever the emulator plugs in.
 func TestAuthorization(t *testing.T) {
-	f := newFixture(t)
+	f := newFixtureOn(t, startWithFunctions(t, nil, nil))
 	rid := f.mock("/iam", "GET", `{"ok": true}`)
 	_, err := f.c.UpdateMethod(ctx, &apigateway.UpdateMethodInput{RestApiId: &f.api, ResourceId: &rid, HttpMethod: aws.String("GET"),
 		PatchOperations: []types.PatchOperation{{Op: types.OpReplace, Path: aws.String("/authorizationType"), Value: aws.String("AWS_IAM")}}})
