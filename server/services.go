@@ -113,11 +113,7 @@ func (f *functionInvoker) Invoke(ctx context.Context, sc awswire.Scope, function
 	if svc == nil {
 		return rest.FunctionReply{}, errors.New("server: the Lambda service is not built")
 	}
-	if timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout)
-		defer cancel()
-	}
+	// ctx carries the integration's timeout already.
 	out, fnErr, err := svc.InvokeFunction(ctx, sc, function, payload)
 	return rest.FunctionReply{Payload: out, Error: fnErr}, err
 }
