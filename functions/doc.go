@@ -5,6 +5,7 @@
 // bootstrap, python3.x and nodejs*.x functions run the machine's
 // interpreter with a small bootstrap embedded here. Code is unpacked once
 // per SHA-256; instances are kept warm per function version, code and
-// configuration, grow on demand up to a limit (then TooManyRequests), are
+// configuration, grow on demand up to a limit (past it invocations wait
+// for a free instance, then TooManyRequests), are
 // reaped when idle and killed, group and all, on timeout and Close.
 package functions

@@ -200,9 +200,10 @@ func TestGoConcurrency(t *testing.T) {
 			}
 		}()
 	}
+	// The two past the cap wait for an instance instead of failing.
 	wg.Wait()
-	if len(pids) != max || throttled != 2 {
-		t.Errorf("%d instances served, %d throttled; want %d and 2", len(pids), throttled, max)
+	if len(pids) != max || throttled != 0 {
+		t.Errorf("%d instances served, %d throttled; want %d and none", len(pids), throttled, max)
 	}
 	if all, idle := poolSize(r, fn); all != max || idle != max {
 		t.Errorf("pool: %d instances, %d idle", all, idle)
@@ -212,6 +213,27 @@ func TestGoConcurrency(t *testing.T) {
 	if all, _ := poolSize(r, fn); all != max {
 		t.Errorf("pool grew to %d", all)
 	}
+
+	// While every instance is busy, a caller that cannot wait for one is
+	// throttled as Lambda throttles.
+	for i := 0; i < max; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = r.Invoke(context.Background(), fn, []byte(`{"action":"sleep","ms":800}`))
+		}()
+	}
+	if !eventually(2*time.Second, func() bool { all, idle := poolSize(r, fn); return all == max && idle == 0 }) {
+		t.Fatal("the pool never got busy")
+	}
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := r.Invoke(short, fn, []byte(`{}`))
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Code != CodeTooManyRequests || fe.Status != 429 || fe.Message != "Rate Exceeded." || fe.Reason != ReasonConcurrencyLimit {
+		t.Errorf("a full pool's refusal: %v", err)
+	}
+	wg.Wait()
 }
 
 func TestGoIdleReap(t *testing.T) {
@@ -402,8 +424,11 @@ func TestGoCanceledInvocationFinishesInBackground(t *testing.T) {
 	if !errors.As(err, &fe) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("canceled invoke: %v", err)
 	}
-	// The instance is busy until the function answers, then free again.
-	if _, err := r.Invoke(context.Background(), fn, []byte(`{}`)); !errors.As(err, &fe) || fe.Code != CodeTooManyRequests {
+	// The instance is busy until the function answers, then free again: a
+	// caller that cannot wait that long gets TooManyRequests.
+	short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancelShort()
+	if _, err := r.Invoke(short, fn, []byte(`{}`)); !errors.As(err, &fe) || fe.Code != CodeTooManyRequests {
 		t.Errorf("the busy instance was handed out again: %v", err)
 	}
 	if !eventually(2*time.Second, func() bool { _, idle := poolSize(r, fn); return idle == 1 }) {

@@ -17,31 +17,64 @@ type pool struct {
 	idle []*instance // most recently used last: reuse keeps caches warm, the rest age out
 	all  map[*instance]struct{}
 	dead bool // evicted or closed: instances are stopped, not kept
+	// freed is closed (and replaced) when an instance comes back or a
+	// place frees: invocations waiting for one look again.
+	freed chan struct{}
 }
 
 // acquire takes an idle instance, or a new (unstarted) one when the pool
-// may grow. A dead pool answers errPoolGone: the caller looks it up again.
-func (p *pool) acquire() (in *instance, cold bool, err error) {
+// may grow; a full pool is waited on until wait ends (AWS would have
+// scaled out: the cap is the emulator's, so a load test past it queues
+// instead of failing), and then answers TooManyRequestsException. A dead
+// pool answers errPoolGone: the caller looks it up again.
+func (p *pool) acquire(wait <-chan struct{}) (in *instance, cold bool, err error) {
+	for {
+		in, cold, freed, err := p.tryAcquire()
+		if freed == nil {
+			return in, cold, err
+		}
+		select {
+		case <-freed:
+		case <-wait:
+			return nil, false, errTooManyRequests()
+		}
+	}
+}
+
+// tryAcquire is acquire without waiting: a full pool answers the channel
+// to wait on.
+func (p *pool) tryAcquire() (in *instance, cold bool, freed <-chan struct{}, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.dead {
-		return nil, false, errPoolGone
+		return nil, false, nil, errPoolGone
 	}
 	for n := len(p.idle); n > 0; n = len(p.idle) {
 		in = p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		in.idle = false
 		if !in.hasExited() {
-			return in, false, nil
+			return in, false, nil, nil
 		}
 		// Died while idle and not yet retired by its wait: it retires itself.
 	}
 	if len(p.all) >= p.runtime.cfg.MaxConcurrency {
-		return nil, false, errTooManyRequests()
+		if p.freed == nil {
+			p.freed = make(chan struct{})
+		}
+		return nil, false, p.freed, nil
 	}
 	in = newInstance(p)
 	p.all[in] = struct{}{}
-	return in, true, nil
+	return in, true, nil, nil
+}
+
+// signal wakes the invocations waiting for an instance. p.mu is held.
+func (p *pool) signal() {
+	if p.freed != nil {
+		close(p.freed)
+		p.freed = nil
+	}
 }
 
 // release returns an instance after an invocation it answered.
@@ -56,6 +89,7 @@ func (p *pool) release(in *instance) {
 	in.idle = true
 	in.idleSince = time.Now()
 	p.idle = append(p.idle, in)
+	p.signal()
 	if in.idleTimer == nil {
 		in.idleTimer = time.AfterFunc(p.runtime.cfg.IdleTimeout, func() { p.reap(in) })
 	} else {
@@ -87,6 +121,7 @@ func (p *pool) retire(in *instance) {
 	}
 	in.retired = true
 	delete(p.all, in)
+	p.signal()
 	if in.idle {
 		in.idle = false
 		for i, x := range p.idle {
@@ -112,6 +147,7 @@ func (p *pool) retire(in *instance) {
 func (p *pool) kill(all bool) []*instance {
 	p.mu.Lock()
 	p.dead = true
+	p.signal()
 	var victims []*instance
 	if all {
 		for in := range p.all {

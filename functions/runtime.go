@@ -71,7 +71,9 @@ func New(c Config) *Runtime {
 
 // Invoke runs fn on payload and waits for its answer (at most the
 // function's timeout, plus its init when cold). It is safe for concurrent
-// use; each call gets an instance of its own or TooManyRequestsException.
+// use; each call gets an instance of its own, waiting for one while the
+// pool is full, and TooManyRequestsException when none frees within the
+// function's timeout.
 func (r *Runtime) Invoke(ctx context.Context, fn Function, payload []byte) (Result, error) {
 	return r.InvokeWith(ctx, fn, Invocation{Payload: payload})
 }
@@ -96,6 +98,10 @@ func (r *Runtime) InvokeWith(ctx context.Context, fn Function, in Invocation) (R
 	}
 	inv := newInvocation(&fn, in)
 	key := fn.poolKey()
+	// A full pool is waited on for as long as the function may run, or
+	// until the caller gives up.
+	waitCtx, stopWait := context.WithTimeout(ctx, fn.timeout())
+	defer stopWait()
 	const attempts = 8
 	for attempt := 1; ; attempt++ {
 		v, ok := r.pools.Load(key)
@@ -103,7 +109,7 @@ func (r *Runtime) InvokeWith(ctx context.Context, fn Function, in Invocation) (R
 			v, _ = r.pools.LoadOrStore(key, &pool{key: key, arn: fn.ARN, runtime: r, all: map[*instance]struct{}{}})
 		}
 		p := v.(*pool)
-		inst, cold, err := p.acquire()
+		inst, cold, err := p.acquire(waitCtx.Done())
 		if err == errPoolGone {
 			if attempt < attempts {
 				continue // evicted or emptied between lookup and acquire
