@@ -89,6 +89,29 @@ func targetExists(f *Function, v string) bool {
 	return ok
 }
 
+// check checks the members an alias request gave (CreateAlias requires
+// the version first).
+func (in AliasInput) check() error {
+	if in.FunctionVersion != nil {
+		if err := checkAliasVersion(*in.FunctionVersion); err != nil {
+			return err
+		}
+	}
+	return checkDescription(in.Description)
+}
+
+// withAlias returns a copy of f holding a, in place of any alias of its
+// name.
+func (f *Function) withAlias(a *Alias) *Function {
+	next := f.clone()
+	next.Aliases = maps.Clone(f.Aliases)
+	if next.Aliases == nil {
+		next.Aliases = map[string]*Alias{}
+	}
+	next.Aliases[a.Name] = a
+	return next
+}
+
 // CreateAlias creates an alias of a function.
 func (s *Service) CreateAlias(sc awswire.Scope, fn, name string, in AliasInput) (AliasShown, error) {
 	if err := checkAliasName(name); err != nil {
@@ -97,55 +120,34 @@ func (s *Service) CreateAlias(sc awswire.Scope, fn, name string, in AliasInput) 
 	if in.FunctionVersion == nil {
 		return AliasShown{}, Missing("functionVersion")
 	}
-	if err := checkAliasVersion(*in.FunctionVersion); err != nil {
+	if err := in.check(); err != nil {
 		return AliasShown{}, err
 	}
-	if in.Description != nil && utf8.RuneCountInString(*in.Description) > 256 {
-		return AliasShown{}, Validation(constraint(*in.Description, "description", "Member must have length less than or equal to 256"))
-	}
-	t, err := resolveName(sc, fn, "", kindWrite)
+	t, d, _, err := s.resolveFunction(sc, fn, kindWrite)
 	if err != nil {
 		return AliasShown{}, err
 	}
-	d, _, ok := s.lookup(t)
-	if !ok {
-		return AliasShown{}, functionNotFound(t.arn())
-	}
-	type result struct {
-		f *Function
-		a *Alias
-	}
-	r, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, result], error) {
-			var none actors.Edit[Function, result]
-			if !targetExists(cur, *in.FunctionVersion) {
-				return none, functionNotFound(cur.ARN + ":" + *in.FunctionVersion)
+	return editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, AliasShown], error) {
+		var none actors.Edit[Function, AliasShown]
+		if !targetExists(cur, *in.FunctionVersion) {
+			return none, functionNotFound(cur.ARN + ":" + *in.FunctionVersion)
+		}
+		if _, ok := cur.Aliases[name]; ok {
+			return none, conflict("Alias already exists: %s", aliasARN(cur, name))
+		}
+		a := &Alias{Name: name, FunctionVersion: *in.FunctionVersion, RevisionID: awswire.UUID()}
+		if in.Description != nil {
+			a.Description = *in.Description
+		}
+		if in.Weights != nil && len(*in.Weights) > 0 {
+			if err := checkRouting(cur, a.FunctionVersion, *in.Weights); err != nil {
+				return none, err
 			}
-			if _, ok := cur.Aliases[name]; ok {
-				return none, conflict("Alias already exists: %s", aliasARN(cur, name))
-			}
-			a := &Alias{Name: name, FunctionVersion: *in.FunctionVersion, RevisionID: awswire.UUID()}
-			if in.Description != nil {
-				a.Description = *in.Description
-			}
-			if in.Weights != nil && len(*in.Weights) > 0 {
-				if err := checkRouting(cur, a.FunctionVersion, *in.Weights); err != nil {
-					return none, err
-				}
-				a.Weights = maps.Clone(*in.Weights)
-			}
-			next := cur.clone()
-			next.Aliases = maps.Clone(cur.Aliases)
-			if next.Aliases == nil {
-				next.Aliases = map[string]*Alias{}
-			}
-			next.Aliases[name] = a
-			return actors.Edit[Function, result]{Next: next, Reply: result{next, a}}, nil
-		})
-	if err != nil {
-		return AliasShown{}, err
-	}
-	return AliasShown{Alias: r.a, ARN: aliasARN(r.f, name)}, nil
+			a.Weights = maps.Clone(*in.Weights)
+		}
+		next := cur.withAlias(a)
+		return actors.Edit[Function, AliasShown]{Next: next, Reply: AliasShown{Alias: a, ARN: aliasARN(next, name)}}, nil
+	})
 }
 
 // GetAlias returns an alias.
@@ -153,13 +155,9 @@ func (s *Service) GetAlias(sc awswire.Scope, fn, name string) (AliasShown, error
 	if err := checkAliasName(name); err != nil {
 		return AliasShown{}, err
 	}
-	t, err := resolveName(sc, fn, "", kindWrite)
+	t, _, f, err := s.resolveFunction(sc, fn, kindWrite)
 	if err != nil {
 		return AliasShown{}, err
-	}
-	_, f, ok := s.lookup(t)
-	if !ok {
-		return AliasShown{}, functionNotFound(t.arn())
 	}
 	a, ok := f.Aliases[name]
 	if !ok {
@@ -173,67 +171,47 @@ func (s *Service) UpdateAlias(sc awswire.Scope, fn, name string, in AliasInput) 
 	if err := checkAliasName(name); err != nil {
 		return AliasShown{}, err
 	}
-	if in.FunctionVersion != nil {
-		if err := checkAliasVersion(*in.FunctionVersion); err != nil {
-			return AliasShown{}, err
+	if err := in.check(); err != nil {
+		return AliasShown{}, err
+	}
+	t, d, _, err := s.resolveFunction(sc, fn, kindWrite)
+	if err != nil {
+		return AliasShown{}, err
+	}
+	return editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, AliasShown], error) {
+		var none actors.Edit[Function, AliasShown]
+		old, ok := cur.Aliases[name]
+		if !ok {
+			return none, notFound("Alias not found: %s", aliasARN(cur, name))
 		}
-	}
-	if in.Description != nil && utf8.RuneCountInString(*in.Description) > 256 {
-		return AliasShown{}, Validation(constraint(*in.Description, "description", "Member must have length less than or equal to 256"))
-	}
-	t, err := resolveName(sc, fn, "", kindWrite)
-	if err != nil {
-		return AliasShown{}, err
-	}
-	d, _, ok := s.lookup(t)
-	if !ok {
-		return AliasShown{}, functionNotFound(t.arn())
-	}
-	type result struct {
-		f *Function
-		a *Alias
-	}
-	r, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, result], error) {
-			var none actors.Edit[Function, result]
-			old, ok := cur.Aliases[name]
-			if !ok {
-				return none, notFound("Alias not found: %s", aliasARN(cur, name))
+		if in.RevisionID != nil && *in.RevisionID != old.RevisionID {
+			return none, precondition()
+		}
+		a := *old
+		a.RevisionID = awswire.UUID()
+		if in.FunctionVersion != nil {
+			if !targetExists(cur, *in.FunctionVersion) {
+				return none, functionNotFound(cur.ARN + ":" + *in.FunctionVersion)
 			}
-			if in.RevisionID != nil && *in.RevisionID != old.RevisionID {
-				return none, precondition()
+			a.FunctionVersion = *in.FunctionVersion
+		}
+		if in.Description != nil {
+			a.Description = *in.Description
+		}
+		if in.Weights != nil {
+			a.Weights = nil
+			if len(*in.Weights) > 0 {
+				a.Weights = maps.Clone(*in.Weights)
 			}
-			a := *old
-			a.RevisionID = awswire.UUID()
-			if in.FunctionVersion != nil {
-				if !targetExists(cur, *in.FunctionVersion) {
-					return none, functionNotFound(cur.ARN + ":" + *in.FunctionVersion)
-				}
-				a.FunctionVersion = *in.FunctionVersion
+		}
+		if len(a.Weights) > 0 {
+			if err := checkRouting(cur, a.FunctionVersion, a.Weights); err != nil {
+				return none, err
 			}
-			if in.Description != nil {
-				a.Description = *in.Description
-			}
-			if in.Weights != nil {
-				a.Weights = nil
-				if len(*in.Weights) > 0 {
-					a.Weights = maps.Clone(*in.Weights)
-				}
-			}
-			if len(a.Weights) > 0 {
-				if err := checkRouting(cur, a.FunctionVersion, a.Weights); err != nil {
-					return none, err
-				}
-			}
-			next := cur.clone()
-			next.Aliases = maps.Clone(cur.Aliases)
-			next.Aliases[name] = &a
-			return actors.Edit[Function, result]{Next: next, Reply: result{next, &a}}, nil
-		})
-	if err != nil {
-		return AliasShown{}, err
-	}
-	return AliasShown{Alias: r.a, ARN: aliasARN(r.f, name)}, nil
+		}
+		next := cur.withAlias(&a)
+		return actors.Edit[Function, AliasShown]{Next: next, Reply: AliasShown{Alias: &a, ARN: aliasARN(next, name)}}, nil
+	})
 }
 
 // DeleteAlias deletes an alias and its policy; an alias that does not
@@ -242,28 +220,23 @@ func (s *Service) DeleteAlias(sc awswire.Scope, fn, name string) error {
 	if err := checkAliasName(name); err != nil {
 		return err
 	}
-	t, err := resolveName(sc, fn, "", kindWrite)
+	t, d, _, err := s.resolveFunction(sc, fn, kindWrite)
 	if err != nil {
 		return err
 	}
-	d, _, ok := s.lookup(t)
-	if !ok {
-		return functionNotFound(t.arn())
-	}
-	_, err = actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, struct{}], error) {
-			if _, ok := cur.Aliases[name]; !ok {
-				return actors.Edit[Function, struct{}]{}, nil
-			}
-			next := cur.clone()
-			next.Aliases = maps.Clone(cur.Aliases)
-			delete(next.Aliases, name)
-			if _, ok := cur.Policies[name]; ok {
-				next.Policies = maps.Clone(cur.Policies)
-				delete(next.Policies, name)
-			}
-			return actors.Edit[Function, struct{}]{Next: next}, nil
-		})
+	_, err = editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, struct{}], error) {
+		if _, ok := cur.Aliases[name]; !ok {
+			return actors.Edit[Function, struct{}]{}, nil
+		}
+		next := cur.clone()
+		next.Aliases = maps.Clone(cur.Aliases)
+		delete(next.Aliases, name)
+		if _, ok := cur.Policies[name]; ok {
+			next.Policies = maps.Clone(cur.Policies)
+			delete(next.Policies, name)
+		}
+		return actors.Edit[Function, struct{}]{Next: next}, nil
+	})
 	return err
 }
 
@@ -281,13 +254,9 @@ func (s *Service) ListAliases(sc awswire.Scope, fn, version, marker string, n in
 			return AliasPage{}, err
 		}
 	}
-	t, err := resolveName(sc, fn, "", kindWrite)
+	_, _, f, err := s.resolveFunction(sc, fn, kindWrite)
 	if err != nil {
 		return AliasPage{}, err
-	}
-	_, f, ok := s.lookup(t)
-	if !ok {
-		return AliasPage{}, functionNotFound(t.arn())
 	}
 	after := ""
 	if marker != "" {

@@ -47,6 +47,14 @@ func checkCodeSource(c CodeInput) error {
 	return nil
 }
 
+// readCode checks a FunctionCode's source and reads its zip.
+func readCode(c CodeInput) (*CodeRecord, error) {
+	if err := checkCodeSource(c); err != nil {
+		return nil, err
+	}
+	return readZip(c.ZipFile)
+}
+
 // readZip checks a zip as Lambda does and returns its record.
 func readZip(b []byte) (*CodeRecord, error) {
 	if len(b) > maxZipped {

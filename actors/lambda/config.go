@@ -230,6 +230,15 @@ func checkEnvironment(env map[string]string) error {
 	return nil
 }
 
+// checkDescription checks the Description of an alias or a published
+// version (a function's is one of ConfigInput.check's problems).
+func checkDescription(d *string) error {
+	if d != nil && utf8.RuneCountInString(*d) > 256 {
+		return Validation(constraint(*d, "description", "Member must have length less than or equal to 256"))
+	}
+	return nil
+}
+
 // apply returns c changed by in (c is a copy the caller owns).
 func (in *ConfigInput) apply(c *Config) {
 	if in.Role != nil {

@@ -41,11 +41,40 @@ func (s *Service) lookup(t target) (*dirs, *Function, bool) {
 	return d, f, ok
 }
 
+// resolveFunction resolves an unqualified FunctionName of the given kind
+// to its target, the scope's directories and the published function; a
+// function that does not exist is not found by its unqualified ARN.
+func (s *Service) resolveFunction(sc awswire.Scope, name string, kind nameKind) (target, *dirs, *Function, error) {
+	t, err := resolveName(sc, name, "", kind)
+	if err != nil {
+		return target{}, nil, nil, err
+	}
+	d, f, ok := s.lookup(t)
+	if !ok {
+		return target{}, nil, nil, functionNotFound(t.arn())
+	}
+	return t, d, f, nil
+}
+
 func (s *Service) functionGone(t target) func() error {
 	return func() error { return functionNotFound(t.arn()) }
 }
 
 func functionKey(t target) string { return recordKey(t.scope, kindFunction, t.name) }
+
+// editFunction runs edit in the owner of t's function (in d) and persists
+// the Next it returns; a function deleted meanwhile is not found.
+func editFunction[R any](s *Service, t target, d *dirs, edit func(cur *Function) (actors.Edit[Function, R], error)) (R, error) {
+	return actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t), edit)
+}
+
+// evict stops the execution environments arnPrefix names (see
+// Runtime.Evict), when there is a runtime to run them.
+func (s *Service) evict(arnPrefix string) {
+	if s.runtime != nil {
+		s.runtime.Evict(arnPrefix)
+	}
+}
 
 // CreateFunction creates a function and its $LATEST (and version 1 with
 // Publish) in one write, its code package first.
@@ -74,10 +103,7 @@ func (s *Service) CreateFunction(sc awswire.Scope, in CreateInput) (Shown, error
 	if err := checkTags(in.Tags); err != nil {
 		return Shown{}, err
 	}
-	if err := checkCodeSource(in.Code); err != nil {
-		return Shown{}, err
-	}
-	code, err := readZip(in.Code.ZipFile)
+	code, err := readCode(in.Code)
 	if err != nil {
 		return Shown{}, err
 	}
@@ -247,13 +273,9 @@ func (s *Service) ListFunctions(sc awswire.Scope, all bool, marker string, n int
 // ListVersions lists $LATEST and the published versions of a function
 // (qualified ARNs), up to n after the marker.
 func (s *Service) ListVersions(sc awswire.Scope, name, marker string, n int) (FunctionPage, error) {
-	t, err := resolveName(sc, name, "", kindRead)
+	_, _, f, err := s.resolveFunction(sc, name, kindRead)
 	if err != nil {
 		return FunctionPage{}, err
-	}
-	_, f, ok := s.lookup(t)
-	if !ok {
-		return FunctionPage{}, functionNotFound(t.arn())
 	}
 	skip := 0
 	if marker != "" {
@@ -271,7 +293,7 @@ func (s *Service) ListVersions(sc awswire.Scope, name, marker string, n int) (Fu
 			out.Next = awswire.EncodeToken(strconv.Itoa(i))
 			break
 		}
-		out.Items = append(out.Items, Shown{Function: f, Config: versions[i], ARN: f.ARN + ":" + versions[i].Version})
+		out.Items = append(out.Items, versionShown(f, versions[i]))
 	}
 	return out, nil
 }
@@ -303,45 +325,40 @@ func (s *Service) DeleteFunction(sc awswire.Scope, name, qualifier string) error
 	for _, h := range last.hashes() {
 		s.checkCode(t.scope, d, h, t.name, false)
 	}
-	if s.runtime != nil {
-		s.runtime.Evict(t.arn())
-	}
+	s.evict(t.arn())
 	return nil
 }
 
 func (s *Service) deleteVersion(t target, d *dirs) error {
-	dropped, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, string], error) {
-			v, ok := cur.version(t.qualifier)
-			if !ok {
-				return actors.Edit[Function, string]{}, nil // nothing to delete: AWS answers 204
+	dropped, err := editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, string], error) {
+		v, ok := cur.version(t.qualifier)
+		if !ok {
+			return actors.Edit[Function, string]{}, nil // nothing to delete: AWS answers 204
+		}
+		var refs []string
+		for _, n := range slices.Sorted(maps.Keys(cur.Aliases)) {
+			a := cur.Aliases[n]
+			if a.FunctionVersion == v.Version || a.Weights[v.Version] != 0 {
+				refs = append(refs, n)
 			}
-			var refs []string
-			for _, n := range slices.Sorted(maps.Keys(cur.Aliases)) {
-				a := cur.Aliases[n]
-				if a.FunctionVersion == v.Version || a.Weights[v.Version] != 0 {
-					refs = append(refs, n)
-				}
-			}
-			if len(refs) > 0 {
-				return actors.Edit[Function, string]{}, conflict(
-					"Unable to delete version because the following aliases reference it: [%s]", strings.Join(refs, ", "))
-			}
-			next := cur.clone()
-			next.Versions = slices.DeleteFunc(slices.Clone(cur.Versions), func(c *Config) bool { return c == v })
-			if _, has := cur.Policies[v.Version]; has {
-				next.Policies = maps.Clone(cur.Policies)
-				delete(next.Policies, v.Version)
-			}
-			return actors.Edit[Function, string]{Next: next, Reply: v.CodeHash}, nil
-		})
+		}
+		if len(refs) > 0 {
+			return actors.Edit[Function, string]{}, conflict(
+				"Unable to delete version because the following aliases reference it: [%s]", strings.Join(refs, ", "))
+		}
+		next := cur.clone()
+		next.Versions = slices.DeleteFunc(slices.Clone(cur.Versions), func(c *Config) bool { return c == v })
+		if _, has := cur.Policies[v.Version]; has {
+			next.Policies = maps.Clone(cur.Policies)
+			delete(next.Policies, v.Version)
+		}
+		return actors.Edit[Function, string]{Next: next, Reply: v.CodeHash}, nil
+	})
 	if err != nil || dropped == "" {
 		return err
 	}
 	s.checkCode(t.scope, d, dropped, t.name, false)
-	if s.runtime != nil {
-		s.runtime.Evict(t.arn() + ":" + t.qualifier)
-	}
+	s.evict(t.arn() + ":" + t.qualifier)
 	return nil
 }
 
@@ -364,10 +381,7 @@ func (s *Service) UpdateFunctionCode(sc awswire.Scope, name string, in UpdateCod
 	if err := checkArchitectures(in.Architectures); err != nil {
 		return Shown{}, err
 	}
-	if err := checkCodeSource(in.Code); err != nil {
-		return Shown{}, err
-	}
-	code, err := readZip(in.Code.ZipFile)
+	code, err := readCode(in.Code)
 	if err != nil {
 		return Shown{}, err
 	}
@@ -408,23 +422,20 @@ func (s *Service) UpdateFunctionCode(sc awswire.Scope, name string, in UpdateCod
 		f     *Function
 		old   string
 	}
-	r, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, result], error) {
-			next, shown, err := change(cur)
-			if err != nil {
-				return actors.Edit[Function, result]{}, err
-			}
-			return actors.Edit[Function, result]{Next: next, Reply: result{shown, next, cur.Latest.CodeHash}}, nil
-		})
+	r, err := editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, result], error) {
+		next, shown, err := change(cur)
+		if err != nil {
+			return actors.Edit[Function, result]{}, err
+		}
+		return actors.Edit[Function, result]{Next: next, Reply: result{shown, next, cur.Latest.CodeHash}}, nil
+	})
 	if err != nil {
 		return Shown{}, err
 	}
 	if r.old != code.Hash {
 		s.checkCode(t.scope, d, r.old, t.name, false)
 	}
-	if s.runtime != nil {
-		s.runtime.Evict(t.arn() + ":$LATEST")
-	}
+	s.evict(t.arn() + ":$LATEST")
 	return Shown{Function: r.f, Config: r.shown, ARN: r.f.ARN}, nil
 }
 
@@ -458,25 +469,22 @@ func (s *Service) UpdateFunctionConfiguration(sc awswire.Scope, name string, in 
 	if !ok {
 		return Shown{}, functionNotFound(t.arn())
 	}
-	next, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, *Function], error) {
-			if in.RevisionID != nil && *in.RevisionID != cur.Latest.RevisionID {
-				return actors.Edit[Function, *Function]{}, precondition()
-			}
-			next := cur.clone()
-			l := cur.Latest.clone()
-			in.apply(l)
-			if err := checkApplied(l); err != nil {
-				return actors.Edit[Function, *Function]{}, err
-			}
-			s.touch(next, l)
-			return actors.Edit[Function, *Function]{Next: next, Reply: next}, nil
-		})
+	next, err := editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, *Function], error) {
+		if in.RevisionID != nil && *in.RevisionID != cur.Latest.RevisionID {
+			return actors.Edit[Function, *Function]{}, precondition()
+		}
+		next := cur.clone()
+		l := cur.Latest.clone()
+		in.apply(l)
+		if err := checkApplied(l); err != nil {
+			return actors.Edit[Function, *Function]{}, err
+		}
+		s.touch(next, l)
+		return actors.Edit[Function, *Function]{Next: next, Reply: next}, nil
+	})
 	if err != nil {
 		return Shown{}, err
 	}
-	if s.runtime != nil {
-		s.runtime.Evict(t.arn() + ":$LATEST")
-	}
+	s.evict(t.arn() + ":$LATEST")
 	return Shown{Function: next, Config: next.Latest, ARN: next.ARN}, nil
 }

@@ -215,39 +215,38 @@ func (s *Service) AddPermission(sc awswire.Scope, name string, in PermissionInpu
 	if !ok {
 		return nil, functionNotFound(t.arn())
 	}
-	return actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, json.RawMessage], error) {
-			var none actors.Edit[Function, json.RawMessage]
-			key, resource, revision, err := policyTarget(cur, t.qualifier)
-			if err != nil {
-				return none, err
-			}
-			if in.RevisionID != nil && *in.RevisionID != revision {
-				return none, awswire.New(awswire.Lambda, codePreconditionFailed,
-					"The Revision Id provided does not match the latest Revision Id. Call the GetPolicy API to retrieve the latest Revision Id")
-			}
-			sts := cur.Policies[key]
-			if slices.ContainsFunc(sts, func(st Statement) bool { return st.Sid == in.StatementID }) {
-				return none, conflict("The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementID)
-			}
-			st, err := in.statement(resource)
-			if err != nil {
-				return none, err
-			}
-			nextSts := append(slices.Clip(sts), Statement{Sid: in.StatementID, JSON: st})
-			if n := len(policyDocument(nextSts)); n > maxPolicy {
-				return none, awswire.Errorf(awswire.Lambda, codePolicyLengthExceeded,
-					"The final policy size (%d) is bigger than the limit (%d).", n, maxPolicy)
-			}
-			next := cur.clone()
-			next.Policies = maps.Clone(cur.Policies)
-			if next.Policies == nil {
-				next.Policies = map[string][]Statement{}
-			}
-			next.Policies[key] = nextSts
-			bumpTarget(next, key)
-			return actors.Edit[Function, json.RawMessage]{Next: next, Reply: st}, nil
-		})
+	return editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, json.RawMessage], error) {
+		var none actors.Edit[Function, json.RawMessage]
+		key, resource, revision, err := policyTarget(cur, t.qualifier)
+		if err != nil {
+			return none, err
+		}
+		if in.RevisionID != nil && *in.RevisionID != revision {
+			return none, awswire.New(awswire.Lambda, codePreconditionFailed,
+				"The Revision Id provided does not match the latest Revision Id. Call the GetPolicy API to retrieve the latest Revision Id")
+		}
+		sts := cur.Policies[key]
+		if slices.ContainsFunc(sts, func(st Statement) bool { return st.Sid == in.StatementID }) {
+			return none, conflict("The statement id (%s) provided already exists. Please provide a new statement id, or remove the existing statement.", in.StatementID)
+		}
+		st, err := in.statement(resource)
+		if err != nil {
+			return none, err
+		}
+		nextSts := append(slices.Clip(sts), Statement{Sid: in.StatementID, JSON: st})
+		if n := len(policyDocument(nextSts)); n > maxPolicy {
+			return none, awswire.Errorf(awswire.Lambda, codePolicyLengthExceeded,
+				"The final policy size (%d) is bigger than the limit (%d).", n, maxPolicy)
+		}
+		next := cur.clone()
+		next.Policies = maps.Clone(cur.Policies)
+		if next.Policies == nil {
+			next.Policies = map[string][]Statement{}
+		}
+		next.Policies[key] = nextSts
+		bumpTarget(next, key)
+		return actors.Edit[Function, json.RawMessage]{Next: next, Reply: st}, nil
+	})
 }
 
 // Policy is a resource policy as GetPolicy answers it.

@@ -194,9 +194,7 @@ func (s *Service) Detach() {
 		return true
 	})
 	s.sys.Stop(refs)
-	if s.runtime != nil {
-		s.runtime.Evict("arn:")
-	}
+	s.evict("arn:")
 }
 
 // Counts reports how many functions and code packages each scope holds.

@@ -21,13 +21,9 @@ const (
 // CodeSigningConfig returns the code signing configuration ARN of a
 // function ("" when none) and the function's name.
 func (s *Service) CodeSigningConfig(sc awswire.Scope, name string) (arn, fn string, err error) {
-	t, err := resolveName(sc, name, "", kindRead)
+	_, _, f, err := s.resolveFunction(sc, name, kindRead)
 	if err != nil {
 		return "", "", err
-	}
-	_, f, ok := s.lookup(t)
-	if !ok {
-		return "", "", functionNotFound(t.arn())
 	}
 	return f.CodeSigningConfigArn, f.Name, nil
 }
@@ -54,13 +50,9 @@ func (s *Service) RuntimeManagement(sc awswire.Scope, name, qualifier string) (s
 
 // Concurrency returns a function's reserved concurrency (nil when none).
 func (s *Service) Concurrency(sc awswire.Scope, name string) (*int, error) {
-	t, err := resolveName(sc, name, "", kindWrite)
+	_, _, f, err := s.resolveFunction(sc, name, kindWrite)
 	if err != nil {
 		return nil, err
-	}
-	_, f, ok := s.lookup(t)
-	if !ok {
-		return nil, functionNotFound(t.arn())
 	}
 	return f.ReservedConcurrency, nil
 }
@@ -101,34 +93,28 @@ func (s *Service) PutConcurrency(sc awswire.Scope, name string, n *int) (int, er
 		return 0, Invalid("Specified ReservedConcurrentExecutions for function decreases account's UnreservedConcurrentExecution below its minimum value of [%d].", minUnreserved)
 	}
 	v := *n
-	_, err = actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, struct{}], error) {
-			next := cur.clone()
-			next.ReservedConcurrency = &v
-			return actors.Edit[Function, struct{}]{Next: next}, nil
-		})
+	_, err = editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, struct{}], error) {
+		next := cur.clone()
+		next.ReservedConcurrency = &v
+		return actors.Edit[Function, struct{}]{Next: next}, nil
+	})
 	return v, err
 }
 
 // DeleteConcurrency removes a function's reserved concurrency.
 func (s *Service) DeleteConcurrency(sc awswire.Scope, name string) error {
-	t, err := resolveName(sc, name, "", kindWrite)
+	t, d, _, err := s.resolveFunction(sc, name, kindWrite)
 	if err != nil {
 		return err
 	}
-	d, _, ok := s.lookup(t)
-	if !ok {
-		return functionNotFound(t.arn())
-	}
-	_, err = actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, struct{}], error) {
-			if cur.ReservedConcurrency == nil {
-				return actors.Edit[Function, struct{}]{}, nil
-			}
-			next := cur.clone()
-			next.ReservedConcurrency = nil
-			return actors.Edit[Function, struct{}]{Next: next}, nil
-		})
+	_, err = editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, struct{}], error) {
+		if cur.ReservedConcurrency == nil {
+			return actors.Edit[Function, struct{}]{}, nil
+		}
+		next := cur.clone()
+		next.ReservedConcurrency = nil
+		return actors.Edit[Function, struct{}]{Next: next}, nil
+	})
 	return err
 }
 
@@ -162,12 +148,8 @@ func (s *Service) Account(sc awswire.Scope) AccountSettings {
 // RecursionConfig returns a function's recursive loop setting: Terminate,
 // Lambda's default (nothing detects loops here).
 func (s *Service) RecursionConfig(sc awswire.Scope, name string) (string, error) {
-	t, err := resolveName(sc, name, "", kindWrite)
-	if err != nil {
+	if _, _, _, err := s.resolveFunction(sc, name, kindWrite); err != nil {
 		return "", err
-	}
-	if _, _, ok := s.lookup(t); !ok {
-		return "", functionNotFound(t.arn())
 	}
 	return "Terminate", nil
 }

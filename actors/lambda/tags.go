@@ -127,16 +127,15 @@ func (s *Service) Untag(arn string, keys []string) error {
 }
 
 func (s *Service) retag(t target, d *dirs, change func(map[string]string) (map[string]string, error)) error {
-	_, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, struct{}], error) {
-			tags, err := change(cur.Tags)
-			if err != nil {
-				return actors.Edit[Function, struct{}]{}, err
-			}
-			next := cur.clone()
-			next.Tags = tags
-			bump(next)
-			return actors.Edit[Function, struct{}]{Next: next}, nil
-		})
+	_, err := editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, struct{}], error) {
+		tags, err := change(cur.Tags)
+		if err != nil {
+			return actors.Edit[Function, struct{}]{}, err
+		}
+		next := cur.clone()
+		next.Tags = tags
+		bump(next)
+		return actors.Edit[Function, struct{}]{Next: next}, nil
+	})
 	return err
 }

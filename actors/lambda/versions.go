@@ -38,40 +38,36 @@ func (s *Service) PublishVersion(sc awswire.Scope, name string, in PublishVersio
 	if err != nil {
 		return Shown{}, err
 	}
-	if in.Description != nil && len([]rune(*in.Description)) > 256 {
-		return Shown{}, Validation(constraint(*in.Description, "description", "Member must have length less than or equal to 256"))
+	if err := checkDescription(in.Description); err != nil {
+		return Shown{}, err
 	}
 	d, _, ok := s.lookup(t)
 	if !ok {
 		return Shown{}, functionNotFound(t.arn())
 	}
-	type result struct {
-		f *Function
-		v *Config
-	}
-	r, err := actors.EditRecord(s.records(), functionKey(t), d.functions, t.name, s.functionGone(t),
-		func(cur *Function) (actors.Edit[Function, result], error) {
-			if in.RevisionID != nil && *in.RevisionID != cur.Latest.RevisionID {
-				return actors.Edit[Function, result]{}, precondition()
-			}
-			if in.CodeSHA256 != nil && *in.CodeSHA256 != cur.Latest.CodeSHA256 {
-				return actors.Edit[Function, result]{}, Invalid(
-					"CodeSHA256 (%s) is different from current CodeSHA256 in $LATEST (%s). Please try again with the CodeSHA256 in $LATEST.",
-					*in.CodeSHA256, cur.Latest.CodeSHA256)
-			}
-			next := cur.clone()
-			desc := ""
-			if in.Description != nil {
-				desc = *in.Description
-			}
-			v := publish(next, desc, s.now().UnixMilli())
-			if next.LastVersion == cur.LastVersion {
-				return actors.Edit[Function, result]{Reply: result{cur, v}}, nil // nothing new
-			}
-			return actors.Edit[Function, result]{Next: next, Reply: result{next, v}}, nil
-		})
-	if err != nil {
-		return Shown{}, err
-	}
-	return Shown{Function: r.f, Config: r.v, ARN: r.f.ARN + ":" + r.v.Version}, nil
+	return editFunction(s, t, d, func(cur *Function) (actors.Edit[Function, Shown], error) {
+		if in.RevisionID != nil && *in.RevisionID != cur.Latest.RevisionID {
+			return actors.Edit[Function, Shown]{}, precondition()
+		}
+		if in.CodeSHA256 != nil && *in.CodeSHA256 != cur.Latest.CodeSHA256 {
+			return actors.Edit[Function, Shown]{}, Invalid(
+				"CodeSHA256 (%s) is different from current CodeSHA256 in $LATEST (%s). Please try again with the CodeSHA256 in $LATEST.",
+				*in.CodeSHA256, cur.Latest.CodeSHA256)
+		}
+		next := cur.clone()
+		desc := ""
+		if in.Description != nil {
+			desc = *in.Description
+		}
+		v := publish(next, desc, s.now().UnixMilli())
+		if next.LastVersion == cur.LastVersion {
+			return actors.Edit[Function, Shown]{Reply: versionShown(cur, v)}, nil // nothing new
+		}
+		return actors.Edit[Function, Shown]{Next: next, Reply: versionShown(next, v)}, nil
+	})
+}
+
+// versionShown shows version v of f by its qualified ARN.
+func versionShown(f *Function, v *Config) Shown {
+	return Shown{Function: f, Config: v, ARN: f.ARN + ":" + v.Version}
 }

@@ -73,14 +73,19 @@ func (h *handlers) createAlias(c *restjson.Call) error {
 	return c.JSON(c.Op.Status, viewAlias(a))
 }
 
-func aliasName(c *restjson.Call) (string, error) { return requiredLabel(c, "Name", "name") }
+// aliasPath reads the FunctionName and Name path labels of an alias.
+func aliasPath(c *restjson.Call) (fn, name string, err error) {
+	if fn, err = functionName(c); err != nil {
+		return "", "", err
+	}
+	if name, err = requiredLabel(c, "Name", "name"); err != nil {
+		return "", "", err
+	}
+	return fn, name, nil
+}
 
 func (h *handlers) getAlias(c *restjson.Call) error {
-	fn, err := functionName(c)
-	if err != nil {
-		return err
-	}
-	name, err := aliasName(c)
+	fn, name, err := aliasPath(c)
 	if err != nil {
 		return err
 	}
@@ -92,11 +97,7 @@ func (h *handlers) getAlias(c *restjson.Call) error {
 }
 
 func (h *handlers) updateAlias(c *restjson.Call) error {
-	fn, err := functionName(c)
-	if err != nil {
-		return err
-	}
-	name, err := aliasName(c)
+	fn, name, err := aliasPath(c)
 	if err != nil {
 		return err
 	}
@@ -112,11 +113,7 @@ func (h *handlers) updateAlias(c *restjson.Call) error {
 }
 
 func (h *handlers) deleteAlias(c *restjson.Call) error {
-	fn, err := functionName(c)
-	if err != nil {
-		return err
-	}
-	name, err := aliasName(c)
+	fn, name, err := aliasPath(c)
 	if err != nil {
 		return err
 	}

@@ -235,11 +235,7 @@ func (h *handlers) listFunctions(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	out := functionsPage{Functions: make([]configView, len(p.Items)), NextMarker: p.Next}
-	for i, s := range p.Items {
-		out.Functions[i] = viewConfig(s, true)
-	}
-	return c.JSON(c.Op.Status, out)
+	return c.JSON(c.Op.Status, functionsPage{Functions: viewListed(p), NextMarker: p.Next})
 }
 
 func (h *handlers) deleteFunction(c *restjson.Call) error {
@@ -336,9 +332,5 @@ func (h *handlers) listVersions(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	out := versionsPage{Versions: make([]configView, len(p.Items)), NextMarker: p.Next}
-	for i, s := range p.Items {
-		out.Versions[i] = viewConfig(s, true)
-	}
-	return c.JSON(c.Op.Status, out)
+	return c.JSON(c.Op.Status, versionsPage{Versions: viewListed(p), NextMarker: p.Next})
 }

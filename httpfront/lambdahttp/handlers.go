@@ -289,6 +289,15 @@ func viewConfig(s lambda.Shown, listed bool) configView {
 	return v
 }
 
+// viewListed shows a page's items as listings show them.
+func viewListed(p lambda.FunctionPage) []configView {
+	out := make([]configView, len(p.Items))
+	for i, s := range p.Items {
+		out[i] = viewConfig(s, true)
+	}
+	return out
+}
+
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
