@@ -169,7 +169,7 @@ func newRuntime(t testing.TB, c Config) (*Runtime, *logLines) {
 	t.Helper()
 	logs := &logLines{}
 	if c.Log == nil {
-		c.Log = slog.New(slog.NewJSONHandler(logs, nil))
+		c.Log = slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	if c.WorkDir == "" {
 		c.WorkDir = t.TempDir()

@@ -386,9 +386,12 @@ func (r *Runtime) entrypointFailure(fn *Function, inv *invocation, why string) R
 
 // platformLine writes one of Lambda's own log lines (START, END, REPORT…)
 // into the invocation's tail and the log.
+// The lines go to the invocation's log tail always, and to the emulator's
+// log at debug: three lines per invocation at info would drown the
+// function's own output (which is logged at info) under load.
 func (r *Runtime) platformLine(fn *Function, inst *instance, inv *invocation, line string) {
 	inst.out.note(inv, line)
-	inst.out.log.Info(line, "requestId", inv.id)
+	inst.out.log.Debug(line, "requestId", inv.id)
 }
 
 func startLine(inv *invocation) string {
