@@ -138,6 +138,11 @@ func (s *Service) Invoke(ctx context.Context, sc awswire.Scope, in InvokeInput) 
 
 // checkPayload refuses a payload that is not JSON, as Lambda does.
 func checkPayload(p []byte) error {
+	// json.Valid builds nothing; decoding the payload (an API Gateway
+	// event on every proxy call) was a tenth of a warm invocation's CPU.
+	if json.Valid(p) {
+		return nil
+	}
 	var v any
 	if err := json.Unmarshal(p, &v); err != nil {
 		return awswire.New(awswire.Lambda, codeInvalidRequestContent,
