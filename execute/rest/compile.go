@@ -204,19 +204,18 @@ func compileIntegration(in *apigateway.Integration) *integration {
 	if out.function {
 		out.lambda = parseLambdaURI(in.URI)
 	}
-	function := out.function
 	for _, target := range slices.Sorted(maps.Keys(in.RequestParameters)) {
 		p, ok := parseMapping(target, "integration.request.", in.RequestParameters[target])
 		if !ok {
 			continue
 		}
 		if p.where == "header" {
-			if execute.IsRestrictedMapping(p.name, function) {
+			if execute.IsRestrictedMapping(p.name, out.function) {
 				out.restricted = true
 			}
 			// API Gateway drops these mappings for HTTP backends without
 			// a word (docs/apigateway-execution.md, recorded X-01).
-			if !function && droppedMapping(p.name) {
+			if !out.function && droppedMapping(p.name) {
 				continue
 			}
 		}

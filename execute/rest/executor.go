@@ -222,7 +222,8 @@ func (inv *invocation) metricsRoute(m *method) metrics.Route {
 	name := metrics.APIName(inv.api.API.Name, inv.api.API.ID)
 	gen := regions.Generation()
 	if m != nil {
-		if c := m.metrics.Load(); c != nil && c.gen == gen && c.name == name && c.stage == inv.stage.StageName && c.scope == inv.scope {
+		// A compiled method belongs to one API, so to one scope.
+		if c := m.metrics.Load(); c != nil && c.gen == gen && c.name == name && c.stage == inv.stage.StageName {
 			return c.route
 		}
 	}
@@ -230,7 +231,7 @@ func (inv *invocation) metricsRoute(m *method) metrics.Route {
 	if m == nil {
 		return st.RESTStage(name, inv.stage.StageName)
 	}
-	c := &methodRoute{gen: gen, name: name, stage: inv.stage.StageName, scope: inv.scope,
+	c := &methodRoute{gen: gen, name: name, stage: inv.stage.StageName,
 		route: st.RESTRoute(name, inv.stage.StageName, m.httpMethod, m.resourcePath)}
 	m.metrics.Store(c)
 	return c.route
@@ -241,7 +242,6 @@ func (inv *invocation) metricsRoute(m *method) metrics.Route {
 type methodRoute struct {
 	gen         uint64
 	name, stage string
-	scope       awswire.Scope
 	route       metrics.Route
 }
 
@@ -251,14 +251,21 @@ func (inv *invocation) record() {
 	if !inv.route.Valid() {
 		return
 	}
-	now := inv.ex.now()
-	at := inv.req.Received
-	if at.IsZero() || inv.ex.throttleClock != nil {
-		// A frozen clock files every request at its time, where reads
-		// look for them.
-		at = now
+	at := inv.receivedAt()
+	inv.route.Record(inv.resp.Status, inv.ex.now().Sub(at), inv.integrationLatency, at)
+}
+
+// receivedAt is the request's time as throttles, quotas and metrics file
+// it: when it arrived, or the frozen clock's time (EMULATOR_FIXED_TIME), so
+// that quotas count and metrics land where GetUsage and reads look.
+func (inv *invocation) receivedAt() time.Time {
+	if c := inv.ex.throttleClock; c != nil {
+		return c()
 	}
-	inv.route.Record(inv.resp.Status, now.Sub(at), inv.integrationLatency, at)
+	if !inv.req.Received.IsZero() {
+		return inv.req.Received
+	}
+	return inv.ex.now()
 }
 
 var (

@@ -57,12 +57,7 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 // account's limit always. Every request is counted and decided; a refusal
 // answers 429 only when enforcing, and takes nothing from any level.
 func (inv *invocation) throttle() *gatewayError {
-	now := inv.req.Received
-	if c := inv.ex.throttleClock; c != nil {
-		now = c()
-	} else if now.IsZero() {
-		now = inv.ex.now()
-	}
+	now := inv.receivedAt()
 	ref := apigateway.MethodRef{APIID: inv.api.API.ID, Stage: inv.stage.StageName,
 		Path: inv.m.resourcePath, Method: inv.m.httpMethod}
 	var l throttle.Levels
