@@ -1,9 +1,7 @@
 package functions
 
 import (
-	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 )
 
@@ -29,35 +27,6 @@ const (
 	DefaultIdleTimeout    = 5 * time.Minute
 	DefaultInitTimeout    = 10 * time.Second
 )
-
-// ConfigFromEnv reads EMULATOR_LAMBDA_MAX_CONCURRENCY (a count) and
-// EMULATOR_LAMBDA_IDLE_TIMEOUT (a Go duration, or seconds) through getenv,
-// for the emulator's assembly to start from.
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	var c Config
-	if v := getenv("EMULATOR_LAMBDA_MAX_CONCURRENCY"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return c, fmt.Errorf("EMULATOR_LAMBDA_MAX_CONCURRENCY=%q: want a count of at least 1", v)
-		}
-		c.MaxConcurrency = n
-	}
-	if v := getenv("EMULATOR_LAMBDA_IDLE_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			secs, serr := strconv.Atoi(v)
-			if serr != nil {
-				return c, fmt.Errorf("EMULATOR_LAMBDA_IDLE_TIMEOUT=%q: want a duration such as 5m or 300", v)
-			}
-			d = time.Duration(secs) * time.Second
-		}
-		if d <= 0 {
-			return c, fmt.Errorf("EMULATOR_LAMBDA_IDLE_TIMEOUT=%q: want a positive duration", v)
-		}
-		c.IdleTimeout = d
-	}
-	return c, nil
-}
 
 func (c Config) withDefaults() Config {
 	if c.MaxConcurrency <= 0 {

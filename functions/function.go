@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // Function is what an invocation needs to know about a function version.
@@ -136,31 +138,12 @@ func newInvocation(fn *Function, in Invocation) *invocation {
 		payload: in.Payload, done: make(chan answer, 1),
 	}
 	if inv.id == "" {
-		inv.id = newRequestID()
+		inv.id = awswire.UUID() // random (version 4), as Lambda's request ids are
 	}
 	if inv.traceID == "" {
 		inv.traceID = newTraceID()
 	}
 	return inv
-}
-
-// newRequestID is a random (version 4) UUID, as Lambda's request ids are.
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	var s [36]byte
-	hex.Encode(s[0:8], b[0:4])
-	s[8] = '-'
-	hex.Encode(s[9:13], b[4:6])
-	s[13] = '-'
-	hex.Encode(s[14:18], b[6:8])
-	s[18] = '-'
-	hex.Encode(s[19:23], b[8:10])
-	s[23] = '-'
-	hex.Encode(s[24:], b[10:])
-	return string(s[:])
 }
 
 // newTraceID is an X-Ray trace header for an unsampled request:

@@ -267,7 +267,7 @@ func memoryUsed(in *instance) int {
 			bytes = int64(ru.Maxrss) * maxRSSUnit
 		}
 	} else {
-		if now := time.Now(); now.Sub(at) < peakReadEvery {
+		if time.Since(at) < peakReadEvery {
 			return mb
 		}
 		bytes = peakRSS(in.pid)
