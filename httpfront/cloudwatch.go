@@ -46,11 +46,10 @@ var (
 )
 
 const (
-	cloudWatchXMLNS     = "http://monitoring.amazonaws.com/doc/2010-08-01/"
-	cloudWatchShapeNS   = "com.amazonaws.cloudwatch#"
-	contentTypeAmzJSON  = "application/x-amz-json-1.0"
-	contentTypeCBOR     = "application/cbor"
-	headerQueryErrorStr = "x-amzn-query-error"
+	cloudWatchXMLNS    = "http://monitoring.amazonaws.com/doc/2010-08-01/"
+	cloudWatchShapeNS  = "com.amazonaws.cloudwatch#"
+	contentTypeAmzJSON = "application/x-amz-json-1.0"
+	contentTypeCBOR    = "application/cbor"
 )
 
 // cloudWatchProtocol is how a CloudWatch request travels.
@@ -226,6 +225,23 @@ func cborErrorBody(typ, msg string) []byte {
 	return b
 }
 
+// jsonErrorBody is a JSON 1.0 error body: {"__type":typ,"message":msg}.
+func jsonErrorBody(typ, msg string) []byte {
+	b := []byte(`{"__type":`)
+	b = awswire.AppendString(b, typ)
+	b = append(b, `,"message":`...)
+	b = awswire.AppendString(b, msg)
+	return append(b, '}')
+}
+
+// clip cuts s to n bytes, marked with "..." when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
 // writeCloudWatchError writes e in p's error shape: the query code in
 // x-amzn-query-error (awsQueryCompatible clients report it), the model's
 // shape in the JSON and CBOR bodies. It is the one place CloudWatch errors
@@ -243,28 +259,20 @@ func writeCloudWatchError(ctx *fasthttp.RequestCtx, p cloudWatchProtocol, e *aws
 		fault = "Receiver"
 	}
 	// Messages may quote the client's text: bounded and valid UTF-8.
-	msg := e.Message
-	if len(msg) > 1024 {
-		msg = msg[:1024] + "..."
-	}
-	msg = strings.ToValidUTF8(msg, "\uFFFD")
+	msg := strings.ToValidUTF8(clip(e.Message, 1024), "\uFFFD")
 	h := &ctx.Response.Header
 	ctx.Response.ResetBody()
 	ctx.SetStatusCode(e.Status)
-	h.Set(headerQueryErrorStr, e.Code+";"+fault)
+	h.SetBytesK(headerQueryError, e.Code+";"+fault)
 	switch p {
 	case cloudWatchCBOR:
-		h.Set("Smithy-Protocol", "rpc-v2-cbor")
+		h.SetBytesKV(headerSmithyProtocol, rpcV2CBOR)
 		h.SetContentType(contentTypeCBOR)
 		ctx.SetBody(cborErrorBody(cloudWatchShapeNS+shape, msg))
 	case cloudWatchJSON:
 		h.SetContentType(contentTypeAmzJSON)
 		h.Set(restjson.HeaderErrorType, shape)
-		b := []byte(`{"__type":`)
-		b = awswire.AppendString(b, shape)
-		b = append(b, `,"message":`...)
-		b = awswire.AppendString(b, msg)
-		ctx.SetBody(append(b, '}'))
+		ctx.SetBody(jsonErrorBody(shape, msg))
 	default:
 		var w xmlWriter
 		w.WriteString(`<ErrorResponse xmlns="` + cloudWatchXMLNS + `"><Error><Type>` + fault + `</Type><Code>`)
@@ -285,7 +293,7 @@ func writeCloudWatchOutput(ctx *fasthttp.RequestCtx, p cloudWatchProtocol, op st
 	ctx.SetStatusCode(fasthttp.StatusOK)
 	switch p {
 	case cloudWatchCBOR:
-		h.Set("Smithy-Protocol", "rpc-v2-cbor")
+		h.SetBytesKV(headerSmithyProtocol, rpcV2CBOR)
 		if out == nil { // no output shape: no body
 			return nil
 		}
@@ -1029,10 +1037,7 @@ func (t *cwTime) setString(s string) error {
 	if v, err := strconv.ParseFloat(s, 64); err == nil {
 		return t.setSeconds(v)
 	}
-	if len(s) > 64 {
-		s = s[:64] + "..."
-	}
-	return cwErrorf(cwInvalidParameterValue, "The value %q is not a timestamp (ISO 8601, or epoch seconds).", s)
+	return cwErrorf(cwInvalidParameterValue, "The value %q is not a timestamp (ISO 8601, or epoch seconds).", clip(s, 64))
 }
 
 func (t *cwTime) UnmarshalJSON(b []byte) error {
@@ -1176,10 +1181,7 @@ func (f *form) value(v reflect.Value, key string) error {
 		return v.Addr().Interface().(*cwTime).setString(s)
 	}
 	invalid := func() error {
-		if len(s) > 64 {
-			s = s[:64] + "..."
-		}
-		return cwErrorf(cwInvalidParameterValue, "The value %q for parameter %s is invalid.", s, key)
+		return cwErrorf(cwInvalidParameterValue, "The value %q for parameter %s is invalid.", clip(s, 64), key)
 	}
 	switch v.Kind() {
 	case reflect.Pointer:

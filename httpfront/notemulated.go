@@ -220,21 +220,17 @@ func (s *Server) writeNotEmulated(ctx *fasthttp.RequestCtx, f foreignCall) {
 	case protoJSON:
 		ct := ctx.Request.Header.ContentType()
 		if !bytes.HasPrefix(ct, jsonContentType) {
-			ct = []byte("application/x-amz-json-1.0")
+			ct = []byte(contentTypeAmzJSON)
 		}
 		h.SetContentTypeBytes(ct)
 		h.Set(restjson.HeaderErrorType, codeNotImplemented)
 		// awsQueryCompatible services (SQS) take the code from here.
-		h.Set("x-amzn-query-error", codeNotImplemented+";Sender")
-		b := []byte(`{"__type":`)
-		b = awswire.AppendString(b, codeNotImplemented)
-		b = append(b, `,"message":`...)
-		b = awswire.AppendString(b, msg)
-		ctx.SetBody(append(b, '}'))
+		h.SetBytesK(headerQueryError, codeNotImplemented+";Sender")
+		ctx.SetBody(jsonErrorBody(codeNotImplemented, msg))
 	case protoCBOR:
-		h.Set("Smithy-Protocol", "rpc-v2-cbor")
-		h.SetContentType("application/cbor")
-		h.Set("x-amzn-query-error", codeNotImplemented+";Sender")
+		h.SetBytesKV(headerSmithyProtocol, rpcV2CBOR)
+		h.SetContentType(contentTypeCBOR)
+		h.SetBytesK(headerQueryError, codeNotImplemented+";Sender")
 		ctx.SetBody(cborErrorBody(codeNotImplemented, msg))
 	case protoQuery, protoRESTXML:
 		h.SetContentType("text/xml")
