@@ -264,21 +264,16 @@ func (e *Emulator) runtimes() []compat.Runtime {
 
 // writeMetrics writes /_emulator/metrics.
 func (e *Emulator) writeMetrics(w io.Writer) error {
-	hooks := metrics.PrometheusHooks{Enforced: e.cfg.EnforceGatewayThrottle}
-	var usage []func() []metrics.KeyUsage
-	for _, s := range e.services {
-		if s.Usage != nil {
-			usage = append(usage, s.Usage)
-		}
-	}
-	hooks.Usage = func() []metrics.KeyUsage {
+	usage := func() []metrics.KeyUsage {
 		var out []metrics.KeyUsage
-		for _, u := range usage {
-			out = append(out, u()...)
+		for _, s := range e.services {
+			if s.Usage != nil {
+				out = append(out, s.Usage()...)
+			}
 		}
 		return out
 	}
-	return e.metrics.WritePrometheus(w, hooks)
+	return e.metrics.WritePrometheus(w, metrics.PrometheusHooks{Enforced: e.cfg.EnforceGatewayThrottle, Usage: usage})
 }
 
 // detach forgets and retires every owner of every service.

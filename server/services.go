@@ -153,15 +153,7 @@ func apigatewayService(env Env) Service {
 			_, _, ok := svc.APIByID(strings.ToLower(id), region)
 			return ok
 		}},
-		Usage: func() []metrics.KeyUsage {
-			links := svc.UsageToday()
-			out := make([]metrics.KeyUsage, len(links))
-			for i, u := range links {
-				out[i] = metrics.KeyUsage{Account: u.Scope.Account, Region: u.Scope.Region,
-					PlanID: u.PlanID, KeyID: u.KeyID, Used: u.Used, Remaining: u.Remaining}
-			}
-			return out
-		}}
+		Usage: svc.UsageToday}
 }
 
 func apigatewayv2Service(env Env) Service {
@@ -206,11 +198,11 @@ func functionsDir(cfg config.Config) string {
 // the port the emulator listens on (which functions call back, as
 // AWS_ENDPOINT_URL) is known.
 type lambdaRuntime struct {
-	mu   sync.Mutex
+	mu   sync.Mutex // port, cfg and the runtime's creation
 	cfg  functions.Config
 	host string
 	port int
-	rt   *functions.Runtime
+	rt   atomic.Pointer[functions.Runtime]
 }
 
 func (l *lambdaRuntime) listening(port int) {
@@ -219,18 +211,25 @@ func (l *lambdaRuntime) listening(port int) {
 	l.port = port
 }
 
+// runtime is the functions runtime, made on first use; every invocation
+// asks, so the made one is read without the lock.
 func (l *lambdaRuntime) runtime() *functions.Runtime {
+	if rt := l.rt.Load(); rt != nil {
+		return rt
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.rt == nil {
-		host := l.host
-		if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-			host = "127.0.0.1"
-		}
-		l.cfg.EndpointURL = "http://" + net.JoinHostPort(host, strconv.Itoa(l.port))
-		l.rt = functions.New(l.cfg)
+	if rt := l.rt.Load(); rt != nil {
+		return rt
 	}
-	return l.rt
+	host := l.host
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	l.cfg.EndpointURL = "http://" + net.JoinHostPort(host, strconv.Itoa(l.port))
+	rt := functions.New(l.cfg)
+	l.rt.Store(rt)
+	return rt
 }
 
 func (l *lambdaRuntime) InvokeWith(ctx context.Context, fn functions.Function, in functions.Invocation) (functions.Result, error) {
@@ -239,20 +238,14 @@ func (l *lambdaRuntime) InvokeWith(ctx context.Context, fn functions.Function, i
 
 // close stops every function process, if the runtime ever started.
 func (l *lambdaRuntime) close() error {
-	l.mu.Lock()
-	rt := l.rt
-	l.mu.Unlock()
-	if rt == nil {
-		return nil
+	if rt := l.rt.Load(); rt != nil {
+		return rt.Close()
 	}
-	return rt.Close()
+	return nil
 }
 
 func (l *lambdaRuntime) Evict(arnPrefix string) {
-	l.mu.Lock()
-	rt := l.rt
-	l.mu.Unlock()
-	if rt != nil {
+	if rt := l.rt.Load(); rt != nil {
 		rt.Evict(arnPrefix)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/throttle"
 )
 
@@ -145,25 +146,17 @@ func (s *Service) UpdateUsage(sc awswire.Scope, planID, keyID string, ops []Patc
 	return from.Time(), to.Time(), ku, nil
 }
 
-// LinkUsage is one API key's usage under one usage plan today, as GetUsage
-// reports it.
-type LinkUsage struct {
-	Scope         awswire.Scope
-	PlanID, KeyID string
-	// Used is the day's admitted requests; Remaining the current period's
-	// quota left (throttle.Unlimited without a quota).
-	Used, Remaining int64
-}
-
-// UsageToday lists every linked key's usage today (UTC), ordered by scope,
-// plan and key.
-func (s *Service) UsageToday() []LinkUsage {
-	var out []LinkUsage
+// UsageToday lists every linked key's usage today (UTC) — the day's
+// admitted requests, and the current period's quota left (-1 without a
+// quota) — ordered by scope, plan and key, for /_emulator/metrics.
+func (s *Service) UsageToday() []metrics.KeyUsage {
+	var out []metrics.KeyUsage
 	now := s.now()
 	day := throttle.DayOf(now)
 	s.scopes.Range(func(sc awswire.Scope, d *dirs) bool {
 		d.limits.Range(func(k limitsKey, l *KeyLimits) bool {
-			u := LinkUsage{Scope: sc, PlanID: k.plan, KeyID: k.key, Remaining: l.Quota.Remaining(now)}
+			u := metrics.KeyUsage{Account: sc.Account, Region: sc.Region, PlanID: k.plan, KeyID: k.key,
+				Remaining: l.Quota.Remaining(now)}
 			if days := l.Quota.Usage(day, day, now); len(days) == 1 {
 				u.Used = days[0].Used
 			}
@@ -172,8 +165,8 @@ func (s *Service) UsageToday() []LinkUsage {
 		})
 		return true
 	})
-	slices.SortFunc(out, func(a, b LinkUsage) int {
-		return cmp.Or(strings.Compare(a.Scope.Account, b.Scope.Account), strings.Compare(a.Scope.Region, b.Scope.Region),
+	slices.SortFunc(out, func(a, b metrics.KeyUsage) int {
+		return cmp.Or(strings.Compare(a.Account, b.Account), strings.Compare(a.Region, b.Region),
 			strings.Compare(a.PlanID, b.PlanID), strings.Compare(a.KeyID, b.KeyID))
 	})
 	return out
