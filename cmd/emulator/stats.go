@@ -405,7 +405,7 @@ func parseStats(r io.Reader) (*statsSnapshot, error) {
 		s.usage = append(s.usage, *u)
 	}
 	slices.SortFunc(s.usage, func(a, b statsKeyUsage) int {
-		return cmpStrings(a.Plan, b.Plan, a.Key, b.Key, a.Region, b.Region)
+		return cmp.Or(strings.Compare(a.Plan, b.Plan), strings.Compare(a.Key, b.Key), strings.Compare(a.Region, b.Region))
 	})
 	return s, nil
 }
@@ -522,10 +522,8 @@ func diffStats(prev, cur *statsSnapshot, elapsed time.Duration) []statsRow {
 			P50: bucketQuantile(0.5, bs), P99: bucketQuantile(0.99, bs)})
 	}
 	slices.SortFunc(rows, func(a, b statsRow) int {
-		if c := cmp.Compare(b.Requests, a.Requests); c != 0 {
-			return c
-		}
-		return cmpStrings(a.API, b.API, a.Stage, b.Stage, a.Kind, b.Kind)
+		return cmp.Or(cmp.Compare(b.Requests, a.Requests),
+			strings.Compare(a.API, b.API), strings.Compare(a.Stage, b.Stage), strings.Compare(a.Kind, b.Kind))
 	})
 	return rows
 }
@@ -668,14 +666,4 @@ func fmtLatency(s float64) string {
 		d = d.Round(10 * time.Microsecond)
 	}
 	return d.String()
-}
-
-// cmpStrings compares pairs in turn: a0 with b0, then a1 with b1...
-func cmpStrings(pairs ...string) int {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if c := strings.Compare(pairs[i], pairs[i+1]); c != 0 {
-			return c
-		}
-	}
-	return 0
 }
