@@ -63,15 +63,16 @@ const (
 
 // parseLambdaURI parses an integration or authorizer URI.
 func parseLambdaURI(uri string) lambdaTarget {
-	parts := strings.SplitN(uri, ":", 6)
-	if len(parts) < 6 || parts[0] != "arn" || parts[2] != "apigateway" {
+	arn, ok := awswire.ParseARN(uri)
+	if !ok || arn.Service != "apigateway" {
 		return lambdaTarget{}
 	}
-	t := lambdaTarget{service: parts[4], region: parts[3]}
+	// An API Gateway service ARN names the service in its account field.
+	t := lambdaTarget{service: arn.Account, region: arn.Region}
 	if t.service != "lambda" {
 		return t
 	}
-	fn, ok := strings.CutPrefix(parts[5], lambdaPathPrefix)
+	fn, ok := strings.CutPrefix(arn.Resource, lambdaPathPrefix)
 	if !ok {
 		return t
 	}
