@@ -80,7 +80,8 @@ type authResult struct {
 	policy string
 }
 
-// policyStatement is one statement of the policy.
+// policyStatement is one statement of the policy, its actions lowercased
+// when read (IAM matches actions case-insensitively).
 type policyStatement struct {
 	allow              bool
 	actions, resources []string
@@ -125,33 +126,32 @@ func (inv *invocation) methodArn() string {
 }
 
 // identity reads the authorizer's identity sources: the token (TOKEN) and
-// the cache key of all of them. ok is false when one is missing or empty,
-// or the token fails the validation expression: 401.
+// the cache key of all of them (the token; a REQUEST authorizer's values
+// joined by NUL). ok is false when one is missing or empty, or the token
+// fails the validation expression: 401. The key may alias the request:
+// the cache keeps a copy.
 func (inv *invocation) identity(a *authorizer) (token, key string, ok bool) {
-	var b strings.Builder
+	if a.kind == "TOKEN" {
+		if len(a.sources) > 0 {
+			token = inv.identityValue(a.sources[0])
+		}
+		if token == "" || (a.validation != nil && !a.validation.MatchString(token)) {
+			return "", "", false
+		}
+		return token, token, true
+	}
 	for i, s := range a.sources {
 		v := inv.identityValue(s)
 		if v == "" {
 			return "", "", false
 		}
-		if i > 0 {
-			b.WriteByte(0)
-		}
-		b.WriteString(v)
-		if a.kind == "TOKEN" {
-			token = v
-			break
+		if i == 0 {
+			key = v
+		} else {
+			key += "\x00" + v
 		}
 	}
-	if a.kind == "TOKEN" {
-		if token == "" {
-			return "", "", false
-		}
-		if a.validation != nil && !a.validation.MatchString(token) {
-			return "", "", false
-		}
-	}
-	return token, b.String(), true
+	return "", key, true
 }
 
 func (inv *invocation) identityValue(s identitySource) string {
@@ -256,9 +256,11 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 		inv.trace("Using valid authorizer policy for principal: " + res.principalID)
 	}
 	if cache {
-		// ck's strings are the snapshot's or were built here: none
-		// aliases the request.
-		inv.ex.auths.put(ck, authEntry{a: a, res: res, expires: inv.ex.now().Add(a.ttl)}, inv.ex.now())
+		// ck's other strings are the snapshot's; the identity may alias
+		// the request.
+		ck.identity = strings.Clone(ck.identity)
+		now := inv.ex.now()
+		inv.ex.auths.put(ck, authEntry{a: a, res: res, expires: now.Add(a.ttl)}, now)
 	}
 	return res, nil
 }
@@ -294,7 +296,7 @@ func (r *authResult) decide(methodArn string) *gatewayError {
 func (s policyStatement) matches(methodArn string) bool {
 	action := false
 	for _, a := range s.actions {
-		if wildcardMatch(strings.ToLower(a), "execute-api:invoke") {
+		if wildcardMatch(a, "execute-api:invoke") {
 			action = true
 			break
 		}
@@ -432,6 +434,9 @@ func (r *authResult) addStatement(v []byte) bool {
 		return false
 	}
 	s.allow = effect == "Allow"
+	for i, a := range s.actions {
+		s.actions[i] = strings.ToLower(a)
+	}
 	r.statements = append(r.statements, s)
 	return true
 }
