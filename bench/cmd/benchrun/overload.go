@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -311,18 +312,11 @@ func readServerCounts(ctx context.Context, addr string, m mockAPI, from time.Tim
 	return sc, err
 }
 
+// get200 returns the reply to a GET of path, which must be 200.
 func get200(addr, path string) ([]byte, error) {
-	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
-	defer fasthttp.ReleaseResponse(resp)
-	req.SetRequestURI("http://" + addr + path)
-	if err := fasthttp.DoTimeout(req, resp, 10*time.Second); err != nil {
-		return nil, err
-	}
-	if resp.StatusCode() != fasthttp.StatusOK {
-		return nil, fmt.Errorf("GET %s: %d %s", path, resp.StatusCode(), resp.Body())
-	}
-	return append([]byte(nil), resp.Body()...), nil
+	var b []byte
+	err := call(addr, fasthttp.MethodGet, path, "", fasthttp.StatusOK, &b)
+	return b, err
 }
 
 // parseServerCounts sums, in a /_emulator/metrics exposition, the series
@@ -330,7 +324,7 @@ func get200(addr, path string) ([]byte, error) {
 func parseServerCounts(b []byte, m mockAPI) (serverCounts, error) {
 	var sc serverCounts
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	mfs, err := p.TextToMetricFamilies(strings.NewReader(string(b)))
+	mfs, err := p.TextToMetricFamilies(bytes.NewReader(b))
 	if err != nil {
 		return sc, fmt.Errorf("metrics: %w", err)
 	}

@@ -404,7 +404,8 @@ func apigwHeaders(req *fasthttp.Request) {
 		"SignedHeaders=amz-sdk-invocation-id;amz-sdk-request;host;x-amz-date, Signature="+strings.Repeat("0f", 32))
 }
 
-// call sends one setup request and decodes its JSON reply into out.
+// call sends one setup request and decodes its JSON reply into out (a
+// *[]byte takes the reply as it came).
 func call(addr, method, path, body string, want int, out any) error {
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseRequest(req)
@@ -421,7 +422,11 @@ func call(addr, method, path, body string, want int, out any) error {
 	if resp.StatusCode() != want {
 		return fmt.Errorf("%s %s: %d %s", method, path, resp.StatusCode(), resp.Body())
 	}
-	if out != nil {
+	switch o := out.(type) {
+	case nil:
+	case *[]byte:
+		*o = append([]byte(nil), resp.Body()...)
+	default:
 		return json.Unmarshal(resp.Body(), out)
 	}
 	return nil
