@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/functions"
 )
 
 // Defaults of a new function, as Lambda sets them.
@@ -26,8 +27,9 @@ const (
 const (
 	// maxZipped is the largest zip Lambda takes inline (50 MB).
 	maxZipped = 52428800
-	// maxUnzipped is the largest a zip may unpack to (250 MB).
-	maxUnzipped = 262144000
+	// maxUnzipped is the largest a zip may unpack to (250 MB), the limit
+	// the runtime unpacks it under.
+	maxUnzipped = functions.MaxUnzippedSize
 	// maxEnvironment is the largest environment, measured as its JSON.
 	maxEnvironment = 4096
 	// maxLayers is the most layers a function may reference.

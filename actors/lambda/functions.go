@@ -177,7 +177,7 @@ func publishedFrom(latest *Config, n int, description string, now int64) *Config
 }
 
 // resolveQualifier returns the configuration a qualifier names in f, and
-// the alias name when it names one. notFound is the error to answer.
+// the alias name when it names one; ok is false when it names none.
 func resolveQualifier(f *Function, q string) (cfg *Config, alias string, ok bool) {
 	switch {
 	case q == "" || q == "$LATEST":

@@ -16,15 +16,14 @@ import (
 
 // Invocation limits Lambda documents.
 const (
-	// MaxSyncPayload bounds a RequestResponse request and response (6 MB).
-	MaxSyncPayload = 6291456
+	// MaxSyncPayload bounds a RequestResponse request and response (6 MB),
+	// as the runtime does.
+	MaxSyncPayload = functions.MaxPayloadSize
 	// maxSyncResponse is what a function may answer synchronously
 	// (Lambda's message names 6291556 bytes).
 	maxSyncResponse = 6291556
 	// MaxAsyncPayload bounds an Event request (1 MB).
 	MaxAsyncPayload = 1048576
-	// logTail is how much of the log LogType Tail returns.
-	logTail = 4096
 	// slack is how long past a function's timeout an invocation may take
 	// (cold start, environment set-up) before the service stops waiting.
 	slack = time.Minute
@@ -60,11 +59,9 @@ type InvokeOutput struct {
 	ExecutedVersion string
 }
 
-// codeRequestTooLarge is Invoke's refusal of a payload over its limit.
-const codeRequestTooLarge = "RequestTooLargeException"
-
+// tooLarge is Invoke's refusal of a payload over its limit.
 func tooLarge(format string, args ...any) *awswire.Error {
-	return awswire.Errorf(awswire.Lambda, codeRequestTooLarge, format, args...)
+	return awswire.Errorf(awswire.Lambda, functions.CodeRequestTooLarge, format, args...)
 }
 
 // Invoke runs a function: RequestResponse waits for its answer, Event
@@ -128,8 +125,8 @@ func (s *Service) Invoke(ctx context.Context, sc awswire.Scope, in InvokeInput) 
 	res := InvokeOutput{Status: 200, Payload: out.Payload, FunctionError: out.FunctionError, ExecutedVersion: inv.Version}
 	if in.LogType == "Tail" {
 		tail := out.LogTail
-		if len(tail) > logTail {
-			tail = tail[len(tail)-logTail:]
+		if len(tail) > functions.TailSize {
+			tail = tail[len(tail)-functions.TailSize:]
 		}
 		res.LogResult = base64.StdEncoding.EncodeToString(tail)
 	}
