@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors/lambda"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
@@ -283,7 +284,8 @@ func viewConfig(s lambda.Shown, listed bool) configView {
 		// Functions are active, and their updates done, at once.
 		v.State, v.LastUpdateStatus = "Active", "Successful"
 		if c.Runtime != "" {
-			v.RuntimeVersionConfig = &runtimeVersionView{runtimeVersionARN(regionOf(f.ARN), c.Runtime)}
+			a, _ := awswire.ParseARN(f.ARN)
+			v.RuntimeVersionConfig = &runtimeVersionView{runtimeVersionARN(a.Region, c.Runtime)}
 		}
 	}
 	return v
@@ -303,24 +305,6 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// regionOf reads the region of an ARN (arn:aws:lambda:{region}:...).
-func regionOf(arn string) string {
-	n := 0
-	start := 0
-	for i := 0; i < len(arn); i++ {
-		if arn[i] == ':' {
-			n++
-			if n == 3 {
-				start = i + 1
-			}
-			if n == 4 {
-				return arn[start:i]
-			}
-		}
-	}
-	return ""
 }
 
 // ---- settings ----
