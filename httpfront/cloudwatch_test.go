@@ -2,7 +2,6 @@ package httpfront_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -917,22 +916,13 @@ func TestCloudWatchQuery(t *testing.T) {
 		"MetricData.member.1.MetricName": {"Runs"}, "MetricData.member.1.StatisticValues.Sum": {"1"}}), 400, "MissingParameter")
 }
 
-// gz compresses b.
-func gz(b []byte) []byte {
-	var buf bytes.Buffer
-	w := gzip.NewWriter(&buf)
-	_, _ = w.Write(b)
-	_ = w.Close()
-	return buf.Bytes()
-}
-
 // TestCloudWatchCompressedQuery checks that a gzipped form, as query SDKs
 // send a large PutMetricData, is recognised and read.
 func TestCloudWatchCompressedQuery(t *testing.T) {
 	e := startCloudWatch(t)
 	form := url.Values{"Action": {"PutMetricData"}, "Version": {"2010-08-01"}, "Namespace": {"Z"},
 		"MetricData.member.1.MetricName": {"M"}, "MetricData.member.1.Value": {"7"}}
-	r := cwPost(t, e.url, "/", gz([]byte(form.Encode())), "Content-Type", "application/x-www-form-urlencoded", "Content-Encoding", "gzip")
+	r := cwPost(t, e.url, "/", []byte(gzipped(t, []byte(form.Encode()))), "Content-Type", "application/x-www-form-urlencoded", "Content-Encoding", "gzip")
 	if r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
@@ -940,7 +930,7 @@ func TestCloudWatchCompressedQuery(t *testing.T) {
 	if !strings.Contains(string(r.body), `"MetricName":"M"`) {
 		t.Fatalf("%s", r.body)
 	}
-	r = cwPost(t, e.url, "/", gz([]byte(`{"Namespace":"Z","MetricData":[{"MetricName":"N","Value":1}]}`)),
+	r = cwPost(t, e.url, "/", []byte(gzipped(t, []byte(`{"Namespace":"Z","MetricData":[{"MetricName":"N","Value":1}]}`))),
 		"X-Amz-Target", "GraniteServiceVersion20100801.PutMetricData", "Content-Type", "application/x-amz-json-1.0", "Content-Encoding", "gzip")
 	if r.status != 200 {
 		t.Fatalf("%d %s", r.status, r.body)
