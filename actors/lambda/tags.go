@@ -22,6 +22,10 @@ var (
 // maxTags is Lambda's limit of tags a resource.
 const maxTags = 50
 
+// tagLimits is that limit for awswire's MergeTags (only the count: checkTags
+// words the other limits as Lambda does).
+var tagLimits = awswire.TagLimits{Tags: maxTags}
+
 func tagsText(tags map[string]string) string {
 	var b strings.Builder
 	b.WriteByte('{')
@@ -53,43 +57,40 @@ func checkTags(tags map[string]string) error {
 	return nil
 }
 
-// taggedFunction resolves a taggable ARN to the function it names.
-func (s *Service) taggedFunction(arn string) (target, *dirs, error) {
+// taggedFunction resolves a taggable ARN to the function it names, and
+// that function's published snapshot.
+func (s *Service) taggedFunction(arn string) (target, *dirs, *Function, error) {
 	if !taggablePattern.MatchString(arn) {
-		return target{}, nil, Validation(constraint(arn, "resource", "Member must satisfy regular expression pattern: "+taggableText))
+		return target{}, nil, nil, Validation(constraint(arn, "resource", "Member must satisfy regular expression pattern: "+taggableText))
 	}
 	a, _ := awswire.ParseARN(arn)
 	kind, id, _ := strings.Cut(a.Resource, ":")
 	if kind != "function" {
-		return target{}, nil, notFound("Resource not found: %s", arn)
+		return target{}, nil, nil, notFound("Resource not found: %s", arn)
 	}
 	if strings.Contains(id, ":") {
-		return target{}, nil, Invalid("Tags on function aliases and versions are not supported. Please specify a function ARN.")
+		return target{}, nil, nil, Invalid("Tags on function aliases and versions are not supported. Please specify a function ARN.")
 	}
 	t := target{scope: awswire.Scope{Account: a.Account, Region: a.Region}, name: id}
-	d, _, ok := s.lookup(t)
+	d, f, ok := s.lookup(t)
 	if !ok {
-		return target{}, nil, functionNotFound(t.arn())
+		return target{}, nil, nil, functionNotFound(t.arn())
 	}
-	return t, d, nil
+	return t, d, f, nil
 }
 
 // Tags returns the tags of the function arn names.
 func (s *Service) Tags(arn string) (map[string]string, error) {
-	t, _, err := s.taggedFunction(arn)
+	_, _, f, err := s.taggedFunction(arn)
 	if err != nil {
 		return nil, err
-	}
-	_, f, ok := s.lookup(t)
-	if !ok {
-		return nil, functionNotFound(t.arn())
 	}
 	return f.Tags, nil
 }
 
 // Tag merges tags onto the function arn names.
 func (s *Service) Tag(arn string, tags map[string]string) error {
-	t, d, err := s.taggedFunction(arn)
+	t, d, _, err := s.taggedFunction(arn)
 	if err != nil {
 		return err
 	}
@@ -100,12 +101,8 @@ func (s *Service) Tag(arn string, tags map[string]string) error {
 		return err
 	}
 	return s.retag(t, d, func(cur map[string]string) (map[string]string, error) {
-		next := maps.Clone(cur)
-		if next == nil {
-			next = map[string]string{}
-		}
-		maps.Copy(next, tags)
-		if len(next) > maxTags {
+		next, ok := tagLimits.MergeTags(cur, tags)
+		if !ok {
 			return nil, Invalid("Number of tags exceeds resource tag limit.")
 		}
 		return next, nil
@@ -114,7 +111,7 @@ func (s *Service) Tag(arn string, tags map[string]string) error {
 
 // Untag removes keys from the function arn names.
 func (s *Service) Untag(arn string, keys []string) error {
-	t, d, err := s.taggedFunction(arn)
+	t, d, _, err := s.taggedFunction(arn)
 	if err != nil {
 		return err
 	}
