@@ -15,47 +15,38 @@ import (
 
 // eachMember calls f for every member of the JSON object raw, in order,
 // with its name unquoted. It reports false when raw is not one well-formed
-// JSON object, or when f does. Values, and names without escapes, are
-// sub-slices of raw.
+// JSON object, or when f does. Values (without the space around them), and
+// names without escapes, are sub-slices of raw.
 func eachMember(raw []byte, f func(key, value []byte) bool) bool {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return false
-	}
-	if end, ok := valueEnd(raw, i, 0); !ok || skipSpace(raw, end) != len(raw) {
-		return false
-	}
-	// The object is well-formed: walk it without checking again.
-	i = skipSpace(raw, i+1)
-	for raw[i] != '}' {
-		kEnd, _ := valueEnd(raw, i, 0)
-		key := unquoted(raw[i:kEnd])
-		i = skipSpace(raw, skipSpace(raw, kEnd)+1) // past the colon
-		vEnd, _ := valueEnd(raw, i, 0)
-		if !f(key, raw[i:vEnd]) {
-			return false
-		}
-		i = skipSpace(raw, vEnd)
-		if raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-	}
-	return true
+	return eachIn(raw, '{', f)
 }
 
 // eachElement calls f for every element of the JSON array raw.
 func eachElement(raw []byte, f func(value []byte) bool) bool {
+	return eachIn(raw, '[', func(_, v []byte) bool { return f(v) })
+}
+
+// eachIn walks the object or array (open is '{' or '[') that is all of
+// raw; key is nil for an array's elements.
+func eachIn(raw []byte, open byte, f func(key, value []byte) bool) bool {
 	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
+	if i >= len(raw) || raw[i] != open {
 		return false
 	}
 	if end, ok := valueEnd(raw, i, 0); !ok || skipSpace(raw, end) != len(raw) {
 		return false
 	}
-	i = skipSpace(raw, i+1)
-	for raw[i] != ']' {
+	// The value is well-formed: walk it without checking again (no
+	// member or element starts with a closing bracket).
+	var key []byte
+	for i = skipSpace(raw, i+1); raw[i] != '}' && raw[i] != ']'; {
+		if open == '{' {
+			kEnd, _ := valueEnd(raw, i, 0)
+			key = unquoted(raw[i:kEnd])
+			i = skipSpace(raw, skipSpace(raw, kEnd)+1) // past the colon
+		}
 		vEnd, _ := valueEnd(raw, i, 0)
-		if !f(raw[i:vEnd]) {
+		if !f(key, raw[i:vEnd]) {
 			return false
 		}
 		i = skipSpace(raw, vEnd)
@@ -313,8 +304,9 @@ const (
 	jsonArray
 )
 
+// kindOf is the kind of a value as eachMember and eachElement yield it;
+// nil (an absent member) is null.
 func kindOf(v []byte) jsonKind {
-	v = bytes.TrimLeft(v, " \t\r\n")
 	if len(v) == 0 {
 		return jsonNull
 	}
@@ -337,21 +329,20 @@ func kindOf(v []byte) jsonKind {
 // boolean's JSON text. ok is false for objects and arrays; null is ("",
 // jsonNull, true).
 func scalarText(v []byte) (string, jsonKind, bool) {
-	k := kindOf(v)
-	switch k {
+	switch k := kindOf(v); k {
 	case jsonString:
-		return string(unquoted(bytes.TrimSpace(v))), k, true
+		return string(unquoted(v)), k, true
 	case jsonNumber, jsonBool:
-		return string(bytes.TrimSpace(v)), k, true
+		return string(v), k, true
 	case jsonNull:
 		return "", k, true
+	default:
+		return "", k, false
 	}
-	return "", k, false
 }
 
 // appendScalar appends a scalar as text (as scalarText reads it) to dst.
 func appendScalar(dst, v []byte) ([]byte, jsonKind, bool) {
-	v = bytes.TrimSpace(v)
 	switch k := kindOf(v); k {
 	case jsonString:
 		return appendUnquoted(dst, v), k, true
