@@ -22,7 +22,8 @@ import (
 type instance struct {
 	pool *pool
 
-	// Set by start, read-only after.
+	// Set by start (under mu), read-only after. cmd is nil until the
+	// process runs.
 	cmd     *exec.Cmd
 	pid     int // also the process group's id
 	srv     *http.Server
@@ -42,7 +43,6 @@ type instance struct {
 	initFailedCh chan struct{} // closed once initErr is set
 	initErr      answer
 	current      *invocation
-	launched     bool // start ran the process
 	stopped      bool // stop ran
 	// peakMB and peakAt: the last reading of the process's peak memory
 	// (memoryUsed).
@@ -117,7 +117,7 @@ func (in *instance) start(r *Runtime, fn *Function, l launch, codeDir string, fi
 		in.srv.Close()
 		return &errEntrypoint{err.Error()} // "fork/exec …/bootstrap: permission denied", as Lambda says it
 	}
-	in.cmd, in.pid, in.started, in.launched = cmd, cmd.Process.Pid, time.Now(), true
+	in.cmd, in.pid, in.started = cmd, cmd.Process.Pid, time.Now()
 	go in.out.run()
 	go in.wait()
 	return nil
@@ -149,7 +149,7 @@ func (in *instance) stop() {
 	}
 	in.stopped = true
 	close(in.stopping)
-	if !in.launched {
+	if in.cmd == nil {
 		close(in.exited) // nothing to reap
 		return
 	}
@@ -256,7 +256,7 @@ func logStreamName(version string) string {
 // grows, so a reading a second old is at most a second behind.
 func memoryUsed(in *instance) int {
 	in.mu.Lock()
-	launched, mb, at := in.launched, in.peakMB, in.peakAt
+	launched, mb, at := in.cmd != nil, in.peakMB, in.peakAt
 	in.mu.Unlock()
 	if !launched {
 		return 0
