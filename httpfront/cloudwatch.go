@@ -176,11 +176,11 @@ func cwErrorf(code, format string, args ...any) *awswire.Error {
 }
 
 func cwNotImplemented(op string) *awswire.Error {
-	// op is the client's text: keep it short and valid UTF-8.
+	// op is the client's text: kept short (writeCloudWatchError makes
+	// every message valid UTF-8).
 	if len(op) > 128 {
 		op = op[:128]
 	}
-	op = strings.ToValidUTF8(op, "\uFFFD")
 	return &awswire.Error{Code: codeNotImplemented, Status: fasthttp.StatusNotImplemented,
 		Message: "The operation " + op + " of service monitoring (CloudWatch) is not implemented by this emulator."}
 }

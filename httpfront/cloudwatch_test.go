@@ -22,6 +22,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch"
@@ -288,6 +289,22 @@ func TestCloudWatchUnsupported(t *testing.T) {
 	wantCWError(t, cwQuery(t, e.url, "PutDashboard", url.Values{"DashboardName": {"d"}}), 501, "NotImplemented")
 	wantCWError(t, cwQuery(t, e.url, "DescribeAlarms", nil), 501, "NotImplemented")
 	wantCWError(t, cwJSON(t, e.url, "Put<Dash>&", `{}`), 501, "NotImplemented")
+
+	// An operation name that is not UTF-8 is repeated as U+FFFD (a CBOR
+	// path travels percent-encoded).
+	for name, r := range map[string]cwReply{
+		"json":  cwJSON(t, e.url, "Put\xffDash", `{}`),
+		"query": cwQuery(t, e.url, "Put\xffDash", nil),
+	} {
+		wantCWError(t, r, 501, "NotImplemented")
+		msg := string(r.body)
+		if name == "json" {
+			msg, _ = jsonOf(t, r)["message"].(string)
+		}
+		if !utf8.ValidString(msg) || !strings.Contains(msg, "Put\uFFFDDash") {
+			t.Fatalf("%s: message %q", name, msg)
+		}
+	}
 }
 
 // TestCloudWatchSDK drives the four operations with aws-sdk-go-v2, which
