@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,10 +57,9 @@ func compileAuthorizer(a *apigateway.Authorizer) *authorizer {
 		case strings.HasPrefix(src, "method.request."):
 			where, name, _ := strings.Cut(strings.TrimPrefix(src, "method.request."), ".")
 			out.sources = append(out.sources, identitySource{where, name})
-		case strings.HasPrefix(src, "stageVariables."):
-			out.sources = append(out.sources, identitySource{"stageVariables", strings.TrimPrefix(src, "stageVariables.")})
-		case strings.HasPrefix(src, "context."):
-			out.sources = append(out.sources, identitySource{"context", strings.TrimPrefix(src, "context.")})
+		case strings.HasPrefix(src, "stageVariables."), strings.HasPrefix(src, "context."):
+			where, name, _ := strings.Cut(src, ".")
+			out.sources = append(out.sources, identitySource{where, name})
 		}
 	}
 	if expr := a.IdentityValidationExpression; expr != "" && a.Type == "TOKEN" {
@@ -294,22 +294,8 @@ func (r *authResult) decide(methodArn string) *gatewayError {
 // an action matching execute-api:Invoke (case-insensitive) and a resource
 // matching the ARN, each with IAM's wildcards (* any run, ? one character).
 func (s policyStatement) matches(methodArn string) bool {
-	action := false
-	for _, a := range s.actions {
-		if wildcardMatch(a, "execute-api:invoke") {
-			action = true
-			break
-		}
-	}
-	if !action {
-		return false
-	}
-	for _, r := range s.resources {
-		if wildcardMatch(r, methodArn) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.actions, func(a string) bool { return wildcardMatch(a, "execute-api:invoke") }) &&
+		slices.ContainsFunc(s.resources, func(r string) bool { return wildcardMatch(r, methodArn) })
 }
 
 // wildcardMatch matches s against pattern as IAM does: * is any run of
