@@ -1,6 +1,8 @@
 package lambdahttp
 
 import (
+	"context"
+
 	"github.com/cloudemu/emulator/actors/lambda"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
@@ -33,7 +35,12 @@ func (h *handlers) invoke(c *restjson.Call) error {
 		// the request's buffer is reused once the handler returns.
 		Payload: append([]byte(nil), c.Ctx.PostBody()...),
 	}
-	out, err := h.svc.Invoke(c.Ctx, c.Scope, in)
+	// Not c.Ctx: fasthttp's RequestCtx.Done reads the server's shutdown
+	// channel unsynchronized with Shutdown's write (a data race under
+	// -race). The service bounds the call by the function's timeout and
+	// ends it at Detach, which Shutdown runs after draining; API
+	// Gateway's Lambda integrations call it the same way.
+	out, err := h.svc.Invoke(context.Background(), c.Scope, in)
 	if err != nil {
 		return err
 	}
