@@ -204,6 +204,9 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 		if res := inv.ex.auths.get(ck, a, inv.ex.now()); res != nil {
 			return res, nil
 		}
+		// A miss: the identity, which may alias the request or a buffer
+		// the call reuses, is copied for the cache now.
+		ck.identity = strings.Clone(ck.identity)
 	}
 	var payload []byte
 	if a.kind == "TOKEN" {
@@ -256,9 +259,7 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 		inv.trace("Using valid authorizer policy for principal: " + res.principalID)
 	}
 	if cache {
-		// ck's other strings are the snapshot's; the identity may alias
-		// the request.
-		ck.identity = strings.Clone(ck.identity)
+		// ck's other strings are the snapshot's.
 		now := inv.ex.now()
 		inv.ex.auths.put(ck, authEntry{a: a, res: res, expires: now.Add(a.ttl)}, now)
 	}
