@@ -469,3 +469,55 @@ func TestGoEndlessOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestGoWaitersServedInOrder: past the cap, invocations are served in the
+// order they came, and the place of an instance that dies goes to the
+// first waiter, as a new instance.
+func TestGoWaitersServedInOrder(t *testing.T) {
+	r, _ := newRuntime(t, Config{MaxConcurrency: 1})
+	fn := goFunction(t, "fifo")
+	mustOK(t, invoke(t, r, fn, `{}`))
+
+	busy := make(chan Result, 1)
+	go func() { busy <- invoke(t, r, fn, `{"action":"sleep","ms":400}`) }()
+	if !eventually(2*time.Second, func() bool { _, idle := poolSize(r, fn); return idle == 0 }) {
+		t.Fatal("the instance never got busy")
+	}
+	const waiters = 4
+	order := make(chan int, waiters)
+	var wg sync.WaitGroup
+	for i := 0; i < waiters; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mustOK(t, invoke(t, r, fn, `{}`))
+			order <- i
+		}()
+		time.Sleep(30 * time.Millisecond) // each waits before the next comes
+	}
+	wg.Wait()
+	close(order)
+	want := 0
+	for got := range order {
+		if got != want {
+			t.Errorf("waiter %d served in place %d", got, want)
+		}
+		want++
+	}
+	mustOK(t, <-busy)
+
+	// The busy instance exits; the waiter behind it gets a new one.
+	crash := make(chan Result, 1)
+	go func() { crash <- invoke(t, r, fn, `{"action":"exit"}`) }()
+	if !eventually(2*time.Second, func() bool { _, idle := poolSize(r, fn); return idle == 0 }) {
+		t.Fatal("the instance never got busy")
+	}
+	res := invoke(t, r, fn, `{"action":"pid"}`)
+	mustOK(t, res)
+	if res.InitDuration == 0 {
+		t.Errorf("the waiter did not get a new instance: %+v", res)
+	}
+	if c := <-crash; c.FunctionError == "" {
+		t.Errorf("exit was not an error: %s", c.Payload)
+	}
+}

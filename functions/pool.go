@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -17,9 +18,18 @@ type pool struct {
 	idle []*instance // most recently used last: reuse keeps caches warm, the rest age out
 	all  map[*instance]struct{}
 	dead bool // evicted or closed: instances are stopped, not kept
-	// freed is closed (and replaced) when an instance comes back or a
-	// place frees: invocations waiting for one look again.
-	freed chan struct{}
+	// waiters are the invocations waiting for an instance, first come
+	// first served: a released instance, or a freed place, goes to the
+	// first of them directly, so a release wakes one waiter, not all.
+	waiters []chan grant
+}
+
+// grant is what a waiter is handed: an instance (cold when it is new and
+// unstarted), or errPoolGone.
+type grant struct {
+	in   *instance
+	cold bool
+	err  error
 }
 
 // acquire takes an idle instance, or a new (unstarted) one when the pool
@@ -28,52 +38,84 @@ type pool struct {
 // instead of failing), and then answers TooManyRequestsException. A dead
 // pool answers errPoolGone: the caller looks it up again.
 func (p *pool) acquire(wait <-chan struct{}) (in *instance, cold bool, err error) {
-	for {
-		in, cold, freed, err := p.tryAcquire()
-		if freed == nil {
-			return in, cold, err
-		}
-		select {
-		case <-freed:
-		case <-wait:
-			return nil, false, errTooManyRequests()
-		}
-	}
-}
-
-// tryAcquire is acquire without waiting: a full pool answers the channel
-// to wait on.
-func (p *pool) tryAcquire() (in *instance, cold bool, freed <-chan struct{}, err error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if p.dead {
-		return nil, false, nil, errPoolGone
+		p.mu.Unlock()
+		return nil, false, errPoolGone
 	}
 	for n := len(p.idle); n > 0; n = len(p.idle) {
 		in = p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		in.idle = false
 		if !in.hasExited() {
-			return in, false, nil, nil
+			p.mu.Unlock()
+			return in, false, nil
 		}
 		// Died while idle and not yet retired by its wait: it retires itself.
 	}
-	if len(p.all) >= p.runtime.cfg.MaxConcurrency {
-		if p.freed == nil {
-			p.freed = make(chan struct{})
-		}
-		return nil, false, p.freed, nil
+	if len(p.all) < p.runtime.cfg.MaxConcurrency {
+		in = p.grow()
+		p.mu.Unlock()
+		return in, true, nil
 	}
-	in = newInstance(p)
-	p.all[in] = struct{}{}
-	return in, true, nil, nil
+	ch := make(chan grant, 1)
+	p.waiters = append(p.waiters, ch)
+	p.mu.Unlock()
+	select {
+	case g := <-ch:
+		return g.in, g.cold, g.err
+	case <-wait:
+	}
+	p.mu.Lock()
+	if i := slices.Index(p.waiters, ch); i >= 0 {
+		p.waiters = slices.Delete(p.waiters, i, i+1)
+		p.mu.Unlock()
+		return nil, false, errTooManyRequests()
+	}
+	p.mu.Unlock()
+	// Granted as the wait ended: the grant is passed on.
+	if g := <-ch; g.in != nil {
+		if g.cold {
+			p.retire(g.in)
+			g.in.stop()
+		} else {
+			p.release(g.in)
+		}
+	}
+	return nil, false, errTooManyRequests()
 }
 
-// signal wakes the invocations waiting for an instance. p.mu is held.
-func (p *pool) signal() {
-	if p.freed != nil {
-		close(p.freed)
-		p.freed = nil
+// grow adds a new, unstarted instance. p.mu is held.
+func (p *pool) grow() *instance {
+	in := newInstance(p)
+	p.all[in] = struct{}{}
+	return in
+}
+
+// nextWaiter takes the first waiter, or nil. p.mu is held.
+func (p *pool) nextWaiter() chan grant {
+	if len(p.waiters) == 0 {
+		return nil
+	}
+	ch := p.waiters[0]
+	p.waiters[0] = nil
+	p.waiters = p.waiters[1:]
+	return ch
+}
+
+// placeFreed hands a freed place to the first waiter as a new instance, or
+// tells every waiter of a dead pool to look again. p.mu is held.
+func (p *pool) placeFreed() {
+	if p.dead {
+		for ch := p.nextWaiter(); ch != nil; ch = p.nextWaiter() {
+			ch <- grant{err: errPoolGone}
+		}
+		return
+	}
+	if len(p.all) < p.runtime.cfg.MaxConcurrency {
+		if ch := p.nextWaiter(); ch != nil {
+			ch <- grant{in: p.grow(), cold: true}
+		}
 	}
 }
 
@@ -86,10 +128,14 @@ func (p *pool) release(in *instance) {
 		in.stop()
 		return
 	}
+	if ch := p.nextWaiter(); ch != nil {
+		p.mu.Unlock()
+		ch <- grant{in: in}
+		return
+	}
 	in.idle = true
 	in.idleSince = time.Now()
 	p.idle = append(p.idle, in)
-	p.signal()
 	if in.idleTimer == nil {
 		in.idleTimer = time.AfterFunc(p.runtime.cfg.IdleTimeout, func() { p.reap(in) })
 	} else {
@@ -121,7 +167,6 @@ func (p *pool) retire(in *instance) {
 	}
 	in.retired = true
 	delete(p.all, in)
-	p.signal()
 	if in.idle {
 		in.idle = false
 		for i, x := range p.idle {
@@ -136,10 +181,11 @@ func (p *pool) retire(in *instance) {
 	}
 	// An empty pool leaves the directory, so pools of replaced code or
 	// configuration do not pile up.
-	if len(p.all) == 0 && !p.dead {
+	if len(p.all) == 0 && len(p.waiters) == 0 && !p.dead {
 		p.dead = true
 		p.runtime.pools.CompareAndDelete(p.key, p)
 	}
+	p.placeFreed()
 }
 
 // kill marks the pool dead and stops its idle instances, or every instance
@@ -147,7 +193,7 @@ func (p *pool) retire(in *instance) {
 func (p *pool) kill(all bool) []*instance {
 	p.mu.Lock()
 	p.dead = true
-	p.signal()
+	p.placeFreed()
 	var victims []*instance
 	if all {
 		for in := range p.all {
