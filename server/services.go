@@ -102,20 +102,20 @@ type Env struct {
 	Functions *functionInvoker
 }
 
-// functionInvoker is rest.Function over the Lambda service: API Gateway
+// functionInvoker is execute.Function over the Lambda service: API Gateway
 // is built before Lambda in the registry, so the service is set after.
 type functionInvoker struct {
 	svc atomic.Pointer[lambda.Service]
 }
 
-func (f *functionInvoker) Invoke(ctx context.Context, sc awswire.Scope, function string, payload []byte, timeout time.Duration) (rest.FunctionReply, error) {
+func (f *functionInvoker) Invoke(ctx context.Context, sc awswire.Scope, function string, payload []byte, timeout time.Duration) (execute.FunctionReply, error) {
 	svc := f.svc.Load()
 	if svc == nil {
-		return rest.FunctionReply{}, errors.New("server: the Lambda service is not built")
+		return execute.FunctionReply{}, errors.New("server: the Lambda service is not built")
 	}
 	// ctx carries the integration's timeout already.
 	out, fnErr, err := svc.InvokeFunction(ctx, sc, function, payload)
-	return rest.FunctionReply{Payload: out, Error: fnErr}, err
+	return execute.FunctionReply{Payload: out, Error: fnErr}, err
 }
 
 // registry lists every emulated service, one line each, in the order health

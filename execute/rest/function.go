@@ -11,32 +11,12 @@ import (
 	"github.com/cloudemu/emulator/execute"
 )
 
-// Function runs functions for the function integrations (AWS and AWS_PROXY
-// with a Lambda URI, and the CLOUD names) and for Lambda authorizers. The
-// functions service provides it; it only runs a payload: the events API
-// Gateway sends and the answers it reads are built and parsed here. Until
-// one is plugged in, function integrations answer a plain 500 naming their
-// type and Lambda authorizers the AUTHORIZER_CONFIGURATION_ERROR response.
-//
-// Invoke MUST be safe for concurrent use. It MUST NOT keep payload after it
-// returns (the buffer is reused), and it MUST return once ctx is done.
-type Function interface {
-	// Invoke runs the function named (a name or ARN, qualifier included,
-	// as Lambda's Invoke takes it) in scope with payload, synchronously,
-	// within timeout. A function error (it raised, timed out) is not a Go
-	// error: it is FunctionReply.Error ("Unhandled") with the error
-	// payload. A Go error is a call that could not be made (no such
-	// function, the service failed); ctx's deadline is the timeout.
-	Invoke(ctx context.Context, sc awswire.Scope, function string, payload []byte, timeout time.Duration) (FunctionReply, error)
-}
-
-// FunctionReply is what a function answered: its result, or with Error
-// set (Lambda's X-Amz-Function-Error, "Unhandled") its error payload,
-// {"errorMessage": ..., "errorType": ..., "stackTrace": [...]}.
-type FunctionReply struct {
-	Payload []byte
-	Error   string
-}
+// Function and FunctionReply are the data plane's contract with the
+// functions service (execute.Function).
+type (
+	Function      = execute.Function
+	FunctionReply = execute.FunctionReply
+)
 
 // lambdaTarget is a function integration's (or an authorizer's) URI,
 // parsed once: arn:aws:apigateway:{region}:lambda:path/2015-03-31/functions/{function}/invocations.
