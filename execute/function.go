@@ -32,4 +32,3 @@ type FunctionReply struct {
 	Payload []byte
 	Error   string
 }
-

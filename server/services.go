@@ -22,6 +22,7 @@ import (
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/httpapi"
 	"github.com/cloudemu/emulator/execute/rest"
 	"github.com/cloudemu/emulator/functions"
 	"github.com/cloudemu/emulator/httpfront"
@@ -63,6 +64,8 @@ type Service struct {
 	// Runtimes, when set, lists the function runtimes that
 	// /_emulator/lambda/runtimes reports.
 	Runtimes func() []functions.RuntimeInfo
+	// Sockets, when set, serves WebSocket APIs' connections.
+	Sockets *sockets
 	// Close, when set, stops what the service runs outside its owners
 	// (function processes) at shutdown, after requests drained.
 	Close func() error
@@ -162,12 +165,40 @@ func apigatewayv2Service(env Env) Service {
 		svc.SetEndpoint("{id}.execute-api." + env.Config.ExternalHostname + ":" + strconv.Itoa(port))
 	}
 	endpoint(env.Config.Port)
+	opts := httpapi.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
+		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now,
+		EnforceThrottle: env.Config.EnforceGatewayThrottle, Metrics: env.Metrics,
+		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
+			Burst: int64(env.Config.AccountThrottleBurst)}}
+	if !env.Config.FixedTime.IsZero() {
+		opts.ThrottleClock = env.Now
+	}
+	if env.Functions != nil {
+		opts.Functions = env.Functions
+	}
+	ws := newSockets(env, svc)
 	return Service{Name: "apigatewayv2", Wire: awswire.APIGatewayV2, Owners: svc,
 		Handlers: apigatewayv2http.Handlers(svc), Partial: apigatewayv2http.Partial, Listening: endpoint,
-		Execute: &execute.Owned{Handler: execute.NotEmulated("HTTP and WebSocket APIs"), Owns: func(id, region string) bool {
+		Execute: &execute.Owned{Handler: v2Executor{svc: svc, http: httpapi.New(opts), ws: ws}, Owns: func(id, region string) bool {
 			_, _, ok := svc.APIByID(strings.ToLower(id), region)
 			return ok
-		}}}
+		}},
+		Sockets: ws}
+}
+
+// v2Executor sends each request to the executor of its API's protocol.
+type v2Executor struct {
+	svc  *apigatewayv2.Service
+	http execute.Handler
+	ws   execute.Handler
+}
+
+func (x v2Executor) Serve(req *execute.Request, resp *execute.Response) {
+	if api, _, ok := x.svc.APIByID(strings.ToLower(req.APIID), req.Region); ok && api.API.ProtocolType == "WEBSOCKET" {
+		x.ws.Serve(req, resp)
+		return
+	}
+	x.http.Serve(req, resp)
 }
 
 func lambdaService(env Env) Service {
