@@ -364,7 +364,7 @@ func (s *Service) restoreAPIRecord(sc awswire.Scope, id string, sub []string, va
 			return err
 		}
 		dep := rec.Deployment
-		dep.Frozen, dep.Seq = rec.Frozen, rec.Seq
+		dep.Frozen, dep.Seq, dep.Exec = rec.Frozen, rec.Seq, new(actors.Lazy)
 		s.seq.Restored(rec.Seq)
 		if dep.Frozen != nil {
 			indexRoutes(dep.Frozen)

@@ -223,6 +223,7 @@ func (t *Tx) Deploy(description string, auto bool) *Deployment {
 		Description:      description,
 		Frozen:           t.Freeze(),
 		Seq:              t.svc.seq.Next(),
+		Exec:             new(actors.Lazy),
 	}
 	t.PutDeployment(d)
 	return d

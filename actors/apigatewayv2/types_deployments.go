@@ -1,6 +1,9 @@
 package apigatewayv2
 
-import "github.com/cloudemu/emulator/awswire"
+import (
+	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/awswire"
+)
 
 // Deployment is a frozen configuration of an API.
 type Deployment struct {
@@ -15,6 +18,8 @@ type Deployment struct {
 	Frozen *Config `json:"-"`
 	// Seq orders deployments by creation.
 	Seq uint64 `json:"-"`
+	// Exec holds what the data plane compiles from Frozen, once.
+	Exec *actors.Lazy `json:"-"`
 }
 
 // DeploymentRecord is a deployment as it is persisted.

@@ -1,0 +1,308 @@
+package httpapi
+
+import (
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/cloudemu/emulator/execute"
+)
+
+// integrate calls the route's integration and writes its answer.
+func (inv *invocation) integrate() {
+	in := inv.route.integration
+	if in == nil {
+		inv.ex.log.Info("route has no integration", "requestId", inv.requestID, "route", inv.route.key)
+		inv.message(500, "Internal Server Error")
+		return
+	}
+	switch in.kind {
+	case "HTTP_PROXY":
+		inv.httpProxy(in)
+	case "AWS_PROXY":
+		inv.function(in)
+	default:
+		// AWS service integrations (integrationSubtype) and private
+		// integrations are not run (README, "What is not emulated").
+		inv.ex.log.Info("integration type not run", "requestId", inv.requestID, "type", in.kind)
+		inv.message(500, "Internal Server Error")
+	}
+}
+
+// httpProxy sends the request on to an HTTP backend (HTTP_PROXY) with the
+// integration's request mappings, and passes its answer back with the
+// response mappings of its status.
+func (inv *invocation) httpProxy(in *integration) {
+	req := inv.req
+	bq := &inv.backendReq
+	bq.Method = in.method
+	if bq.Method == "" || bq.Method == "ANY" {
+		bq.Method = req.Method
+	}
+	bq.Body = req.Body
+	bq.Timeout = in.timeout
+	for _, h := range req.Headers {
+		if execute.IsHopHeader(h.Name) || strings.EqualFold(h.Name, "Host") || strings.EqualFold(h.Name, "X-Amzn-Trace-Id") ||
+			strings.EqualFold(h.Name, "Forwarded") {
+			continue
+		}
+		bq.Headers = append(bq.Headers, h)
+	}
+	bq.Headers = append(bq.Headers,
+		execute.Header{Name: "Forwarded", Value: "by=" + req.Host + ";for=" + req.SourceIP + ";host=" + req.Host + ";proto=http"},
+		execute.Header{Name: "X-Amzn-Trace-Id", Value: "Root=1-" + strconv.FormatInt(req.Received.Unix(), 16) + "-" + traceSuffix(inv.requestID)})
+
+	target, ok := inv.targetURL(in)
+	if !ok {
+		inv.ex.log.Info("integration URI is not an http(s) URL", "requestId", inv.requestID, "uri", in.uri)
+		inv.message(500, "Internal Server Error")
+		return
+	}
+	if len(in.request) > 0 {
+		target = inv.mapRequest(in, target)
+	}
+	bq.URL = target
+
+	inv.integrationStart = inv.ex.o.Now()
+	err := inv.ex.o.Backend.Do(bq, &inv.br)
+	inv.integrationLatency = inv.ex.o.Now().Sub(inv.integrationStart)
+	switch {
+	case err == nil:
+	case errors.Is(err, execute.ErrBackendTimeout):
+		inv.message(503, "Service Unavailable")
+		return
+	default:
+		inv.ex.log.Info("integration request failed", "requestId", inv.requestID, "url", bq.URL, "error", err)
+		inv.message(500, "Internal Server Error")
+		return
+	}
+	inv.backendResp = &inv.br
+	resp := inv.resp
+	resp.Reset()
+	resp.Status = inv.br.Status
+	for _, h := range inv.br.Headers {
+		if execute.IsHopHeader(h.Name) || strings.EqualFold(h.Name, "Content-Length") {
+			continue
+		}
+		resp.Headers = append(resp.Headers, h)
+	}
+	inv.mapResponse(in)
+	resp.Headers = append(resp.Headers, execute.Header{Name: "apigw-requestid", Value: inv.requestID})
+	resp.Body = append(resp.Body, inv.br.Body...)
+}
+
+// mapResponse applies the integration's responseParameters for the
+// backend's status.
+func (inv *invocation) mapResponse(in *integration) {
+	ms := in.response[inv.resp.Status]
+	resp := inv.resp
+	for _, m := range ms {
+		v, found := inv.render(m.value)
+		switch m.target {
+		case "statuscode":
+			if code, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && found && code >= 100 && code <= 599 {
+				resp.Status = code
+			}
+		case "header":
+			resp.Headers = applyHeader(resp.Headers, m, v, found)
+		}
+	}
+}
+
+// targetURL is the integration URI with stage variables and path
+// variables ({name}, a greedy one {proxy}) filled in and the request's
+// query string; a $default route adds the request's path to it.
+func (inv *invocation) targetURL(in *integration) (string, bool) {
+	uri := in.uri
+	if strings.Contains(uri, "${stageVariables.") {
+		uri = substituteStageVariables(uri, inv.stage.StageVariables)
+	}
+	if strings.IndexByte(uri, '{') >= 0 {
+		uri = inv.fillPathVariables(uri)
+	}
+	if !in.validURI || uri != in.uri {
+		if !validEndpoint(uri) {
+			return "", false
+		}
+	}
+	if inv.route.method == "" && inv.path != "/" { // $default: the whole path goes on
+		uri = joinPath(uri, inv.path)
+	}
+	if q := inv.req.RawQuery; q != "" {
+		if strings.IndexByte(uri, '?') >= 0 {
+			uri += "&" + q
+		} else {
+			uri += "?" + q
+		}
+	}
+	return uri, true
+}
+
+// joinPath puts path (starting with "/") after the path of uri, before its
+// query.
+func joinPath(uri, path string) string {
+	query := ""
+	if i := strings.IndexByte(uri, '?'); i >= 0 {
+		uri, query = uri[:i], uri[i:]
+	}
+	// The path of "http://host" is "": the host ends at the third slash.
+	if rest := uri[strings.Index(uri, "//")+2:]; strings.IndexByte(rest, '/') < 0 {
+		return uri + path + query
+	}
+	return strings.TrimSuffix(uri, "/") + path + query
+}
+
+// validEndpoint reports an absolute http or https URL with a host.
+func validEndpoint(u string) bool {
+	rest, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
+			return false
+		}
+	}
+	host := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		host = rest[:i]
+	}
+	if host == "" || strings.ContainsAny(host, " \t\r\n@") || strings.HasPrefix(host, ":") {
+		return false
+	}
+	return !strings.ContainsAny(u, " \t\r\n")
+}
+
+// mapRequest applies the integration's requestParameters to the backend
+// request: headers and query strings appended, overwritten or removed, the
+// path overwritten.
+func (inv *invocation) mapRequest(in *integration, target string) string {
+	bq := &inv.backendReq
+	u, err := url.Parse(target)
+	if err != nil {
+		return target
+	}
+	query := u.Query()
+	queryChanged := false
+	for _, m := range in.request {
+		v, found := inv.render(m.value)
+		switch m.target {
+		case "header":
+			bq.Headers = applyHeader(bq.Headers, m, v, found)
+		case "querystring":
+			switch {
+			case m.action == "remove":
+				query.Del(m.name)
+			case !found:
+				continue
+			case m.action == "overwrite":
+				query.Set(m.name, v)
+			case m.action == "append":
+				query.Add(m.name, v)
+			}
+			queryChanged = true
+		case "path":
+			if m.action == "overwrite" && found {
+				if !strings.HasPrefix(v, "/") {
+					v = "/" + v
+				}
+				u.Path, u.RawPath = v, ""
+			}
+		}
+	}
+	if queryChanged {
+		u.RawQuery = query.Encode()
+	}
+	return u.String()
+}
+
+// applyHeader applies one header mapping.
+func applyHeader(h execute.Headers, m mapping, v string, found bool) execute.Headers {
+	switch {
+	case m.action == "remove":
+		return h.Del(m.name)
+	case !found:
+		return h
+	case m.action == "overwrite":
+		return h.Set(m.name, v)
+	case m.action == "append":
+		if cur, ok := h.Get(m.name); ok {
+			return h.Set(m.name, cur+","+v)
+		}
+		return append(h, execute.Header{Name: m.name, Value: v})
+	}
+	return h
+}
+
+// fillPathVariables replaces {name} (and {name+}) in a URI with the
+// request's path variables.
+func (inv *invocation) fillPathVariables(uri string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(uri, '{')
+		if i < 0 {
+			b.WriteString(uri)
+			return b.String()
+		}
+		j := strings.IndexByte(uri[i:], '}')
+		if j < 0 {
+			b.WriteString(uri)
+			return b.String()
+		}
+		b.WriteString(uri[:i])
+		name := strings.TrimSuffix(uri[i+1:i+j], "+")
+		for k, n := range inv.route.vars {
+			if n == name && k < len(inv.vals) {
+				b.WriteString(inv.vals[k])
+				break
+			}
+		}
+		uri = uri[i+j+1:]
+	}
+}
+
+// substituteStageVariables replaces ${stageVariables.name}; an undefined
+// variable is empty.
+func substituteStageVariables(s string, vars map[string]string) string {
+	const open = "${stageVariables."
+	var b strings.Builder
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		b.WriteString(vars[s[i+len(open):i+j]])
+		s = s[i+j+1:]
+	}
+}
+
+func (inv *invocation) queryParams() []execute.QueryParam {
+	if !inv.queryDone {
+		inv.queryDone = true
+		inv.query = execute.ParseQuery(inv.req.RawQuery)
+	}
+	return inv.query
+}
+
+// traceSuffix is 24 hex digits for an X-Ray trace id from the request id.
+func traceSuffix(id string) string {
+	const hex = "0123456789abcdef"
+	var b [24]byte
+	for i := range b {
+		c := byte(0)
+		if i/2 < len(id) {
+			c = id[i/2]
+		}
+		if i%2 == 0 {
+			b[i] = hex[c>>4]
+		} else {
+			b[i] = hex[c&15]
+		}
+	}
+	return string(b[:])
+}
