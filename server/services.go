@@ -103,6 +103,19 @@ type Env struct {
 	// Functions runs API Gateway's function integrations and authorizers
 	// on the Lambda service, once that is built.
 	Functions *functionInvoker
+	// Accounts are API Gateway's account limits, shared by REST and HTTP
+	// APIs as on AWS (the REST service keeps the buckets).
+	Accounts *accountBuckets
+}
+
+// accountBuckets is the REST service's AccountBucket for the HTTP API
+// executor: REST is built first.
+type accountBuckets struct {
+	svc atomic.Pointer[apigateway.Service]
+}
+
+func (a *accountBuckets) bucket(sc awswire.Scope, l throttle.Limits, now time.Time) *throttle.Bucket {
+	return a.svc.Load().AccountBucket(sc, l, now)
 }
 
 // functionInvoker is execute.Function over the Lambda service: API Gateway
@@ -149,6 +162,9 @@ func apigatewayService(env Env) Service {
 	if env.Functions != nil {
 		opts.Functions = env.Functions
 	}
+	if env.Accounts != nil {
+		env.Accounts.svc.Store(svc)
+	}
 	exec := rest.New(opts)
 	return Service{Name: "apigateway", Wire: awswire.APIGateway, Owners: svc,
 		Handlers: apigatewayhttp.Handlers(svc, exec), Partial: apigatewayhttp.Partial,
@@ -175,6 +191,9 @@ func apigatewayv2Service(env Env) Service {
 	}
 	if env.Functions != nil {
 		opts.Functions = env.Functions
+	}
+	if env.Accounts != nil {
+		opts.AccountBucket = env.Accounts.bucket
 	}
 	ws := newSockets(env, svc)
 	return Service{Name: "apigatewayv2", Wire: awswire.APIGatewayV2, Owners: svc,

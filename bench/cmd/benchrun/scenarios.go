@@ -115,6 +115,7 @@ func scenarios() []scenario {
 			Build: get("/items/42"),
 		},
 		executeHTTPProxy(),
+		executeHTTPAPIProxy(),
 		executeLambdaProxy(),
 	}
 }
