@@ -102,8 +102,11 @@ func (inv *invocation) routeMetric() metrics.Route {
 	if h := inv.route.metrics.p.Load(); h != nil && h.gen == gen && h.stage == inv.stage.StageName {
 		return h.route
 	}
-	method, _, _ := cutKey(inv.route.key)
-	r := m.Of(inv.scope.Account, inv.scope.Region).HTTPRoute(inv.api.API.APIID, inv.stage.StageName, method, inv.route.key)
+	method, resource, ok := cutKey(inv.route.key)
+	if !ok {
+		method, resource = "ANY", inv.route.key // $default
+	}
+	r := m.Of(inv.scope.Account, inv.scope.Region).HTTPRoute(inv.api.API.APIID, inv.stage.StageName, method, resource)
 	inv.route.metrics.p.Store(&metricsHandle{gen: gen, stage: inv.stage.StageName, route: r})
 	return r
 }
