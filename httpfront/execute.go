@@ -169,6 +169,21 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 		}
 		exchanges.Put(x)
 	}()
+	req := s.fillRequest(ctx, t, x)
+
+	s.execute.Serve(req, &x.resp)
+
+	h := &ctx.Response.Header
+	h.DisableNormalizing()
+	ctx.SetStatusCode(x.resp.Status)
+	for _, f := range x.resp.Headers {
+		h.Add(f.Name, f.Value)
+	}
+	ctx.SetBody(x.resp.Body)
+}
+
+// fillRequest reads ctx into x's request, aliasing ctx's buffers.
+func (s *Server) fillRequest(ctx *fasthttp.RequestCtx, t executeTarget, x *executeExchange) *execute.Request {
 	req := &x.req
 	req.APIID, req.Stage, req.Path = b2s(t.apiID), b2s(t.stage), b2s(t.path)
 	req.Region = b2s(t.region)
@@ -192,15 +207,7 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 	req.Signed = bytes.HasPrefix(ctx.Request.Header.PeekBytes(headerAuthorization), headerAuthorizationSigV4) ||
 		len(ctx.QueryArgs().PeekBytes(querySignature)) > 0
 
-	s.execute.Serve(req, &x.resp)
-
-	h := &ctx.Response.Header
-	h.DisableNormalizing()
-	ctx.SetStatusCode(x.resp.Status)
-	for _, f := range x.resp.Headers {
-		h.Add(f.Name, f.Value)
-	}
-	ctx.SetBody(x.resp.Body)
+	return req
 }
 
 // appendRequestHeaders lists the request's headers with their names as the

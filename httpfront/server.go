@@ -29,6 +29,7 @@ type Server struct {
 	fast         *fasthttp.Server
 	maxBody      int
 	execute      execute.Handler
+	websocket    WebSocket
 	cloudWatch   func(awswire.Scope) *metrics.Store
 	// served are the signing names of the services the emulator serves,
 	// servedPhrase the same for messages.
@@ -48,6 +49,9 @@ type ServerOptions struct {
 	Extra []ExtraRoute
 	// Execute serves requests to deployed APIs (nil: none are served).
 	Execute execute.Handler
+	// WebSocket upgrades requests to WebSocket APIs (nil: upgrades are
+	// served as any execute-api request).
+	WebSocket WebSocket
 	// CloudWatch returns the metric store of an account and region, which
 	// CloudWatch requests read and write (nil: every CloudWatch operation
 	// answers NotImplemented).
@@ -90,6 +94,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.router = rt
 	s.maxBody = opts.MaxBodyBytes
 	s.execute = opts.Execute
+	s.websocket = opts.WebSocket
 	s.cloudWatch = opts.CloudWatch
 	s.served, s.servedPhrase = servedNames(awswire.Operations, opts.Execute != nil)
 	s.logDebug, s.logWarn = requestLogLevels(s.log)
@@ -117,6 +122,9 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 		ReadBufferSize:                16 << 10, // SDK requests carry long signed headers
 		Logger:                        slogPrinter{s.log},
 	}
+	// A WebSocket's hijacked connection outlives its handler, which must
+	// not keep the request and its 16 KB reader (websocket.go).
+	s.fast.KeepHijackedConns = true
 	return s, nil
 }
 
@@ -127,6 +135,9 @@ func (s *Server) FastHTTP() *fasthttp.Server { return s.fast }
 func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	if s.execute != nil {
 		if t, ok := classifyExecute(ctx.Request.Header.Host(), ctx.Request.URI().PathOriginal()); ok {
+			if s.websocket != nil && isUpgrade(ctx) && s.serveUpgrade(ctx, t) {
+				return
+			}
 			s.serveExecute(ctx, t)
 			return
 		}

@@ -121,6 +121,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Handlers:      handlers,
 		Extra:         extra,
 		Execute:       exec,
+		WebSocket:     webSockets(e.services),
 		CloudWatch: func(sc awswire.Scope) *metrics.Store {
 			return e.metrics.Of(sc.Account, sc.Region)
 		},

@@ -1,19 +1,51 @@
 package server
 
 import (
+	"time"
+
 	"github.com/cloudemu/emulator/actors/apigatewayv2"
-	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/websocket"
+	"github.com/cloudemu/emulator/httpfront"
 )
 
-// sockets is the data plane of WebSocket APIs: not emulated yet, so every
-// request to one answers 501.
+// sockets is the data plane of WebSocket APIs (execute/websocket): the
+// front upgrades connections through it (httpfront.WebSocket), and the
+// v2 dispatcher hands it the requests to a WebSocket API that are not
+// upgrades (@connections, execute.Handler).
 type sockets struct {
-	handler execute.Handler
+	*websocket.Executor
 }
 
 func newSockets(env Env, svc *apigatewayv2.Service) *sockets {
-	return &sockets{handler: execute.NotEmulated("WebSocket APIs")}
+	opts := websocket.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
+		Log: env.Log, Now: env.Now, Limits: websocketLimits}
+	if env.Functions != nil {
+		opts.Functions = env.Functions
+	}
+	return &sockets{websocket.New(opts)}
 }
 
-// Serve answers a request to a WebSocket API that is not an upgrade.
-func (s *sockets) Serve(req *execute.Request, resp *execute.Response) { s.handler.Serve(req, resp) }
+// websocketLimits are the WebSocket quotas: AWS's (zero fields take
+// them). Each is meant to become an EMULATOR_* setting.
+var websocketLimits = websocket.Limits{}
+
+// socketsCloseWait bounds how long Close waits for the connections' ends.
+const socketsCloseWait = 5 * time.Second
+
+// Close closes every open connection (reset, shutdown) and waits for
+// their ends, at most socketsCloseWait.
+func (s *sockets) Close() error {
+	s.Executor.Close(socketsCloseWait)
+	return nil
+}
+
+// webSockets is the WebSocket data plane of the registered services, for
+// the front (nil when none has one).
+func webSockets(services []Service) httpfront.WebSocket {
+	for _, s := range services {
+		if s.Sockets != nil {
+			return s.Sockets
+		}
+	}
+	return nil
+}

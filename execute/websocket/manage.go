@@ -1,0 +1,116 @@
+package websocket
+
+import (
+	"net/url"
+	"strings"
+
+	"unicode/utf8"
+
+	"github.com/cloudemu/emulator/execute"
+)
+
+// Serve implements execute.Handler for the requests to a WebSocket API
+// that are not upgrades: the @connections management API
+// (awswire/models/botocore/apigatewaymanagementapi), and 426 for
+// anything else. Signatures are not checked.
+func (x *Executor) Serve(req *execute.Request, resp *execute.Response) {
+	resp.Reset()
+	id, ok := connectionPath(req.Path)
+	if !ok {
+		resp.Status = 426
+		resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"},
+			execute.Header{Name: "Upgrade", Value: "websocket"},
+			execute.Header{Name: "x-amzn-RequestId", Value: req.RequestID})
+		resp.Body = append(resp.Body, `{"message":"Upgrade Required"}`...)
+		return
+	}
+	resp.Headers = append(resp.Headers, execute.Header{Name: "x-amzn-RequestId", Value: req.RequestID})
+	if _, ok := x.resolve(req.APIID, req.Region, req.Stage); !ok {
+		manageError(resp, 403, "ForbiddenException", `{"message":"Forbidden"}`)
+		return
+	}
+	c, ok := x.conns.Load(id)
+	// A connection id belongs to one API.
+	if !ok || !strings.EqualFold(c.apiID, req.APIID) {
+		manageError(resp, 410, "GoneException", `{}`)
+		return
+	}
+	s := c.sock()
+	switch req.Method {
+	case "POST":
+		if len(req.Body) > x.limits.MessageBytes {
+			manageError(resp, 413, "PayloadTooLargeException", `{"message":"Message too long"}`)
+			return
+		}
+		data := append([]byte(nil), req.Body...)
+		switch err := s.Send(data, !utf8.Valid(data)); err {
+		case nil:
+			c.touch(x.now())
+			resp.Status = 200
+		case ErrBusy:
+			manageError(resp, 429, "LimitExceededException", `{}`)
+		default:
+			manageError(resp, 410, "GoneException", `{}`)
+		}
+	case "GET":
+		resp.Status = 200
+		resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"})
+		b := append(resp.Body, `{"connectedAt":"`...)
+		b = c.connectedAt.UTC().AppendFormat(b, isoMillis)
+		b = append(b, `","identity":{"sourceIp":`...)
+		b = appendJSONString(b, c.sourceIP)
+		b = append(b, `,"userAgent":`...)
+		b = appendJSONString(b, c.userAgent)
+		b = append(b, `},"lastActiveAt":"`...)
+		b = c.LastActive().UTC().AppendFormat(b, isoMillis)
+		resp.Body = append(b, `"}`...)
+	case "DELETE":
+		s.Close(1000, "")
+		resp.Status = 204
+	default:
+		manageError(resp, 403, "ForbiddenException", `{"message":"Forbidden"}`)
+	}
+}
+
+const isoMillis = "2006-01-02T15:04:05.000Z"
+
+func manageError(resp *execute.Response, status int, code, body string) {
+	resp.Status = status
+	resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"},
+		execute.Header{Name: "x-amzn-ErrorType", Value: code})
+	resp.Body = append(resp.Body[:0], body...)
+}
+
+// connectionPath reads "/@connections/{id}" (the SDK escapes the "@" and
+// the id's "=").
+func connectionPath(p string) (string, bool) {
+	p = strings.TrimPrefix(p, "/")
+	seg, rest, ok := strings.Cut(p, "/")
+	if !ok || (seg != "@connections" && !strings.EqualFold(seg, "%40connections")) {
+		return "", false
+	}
+	rest = strings.TrimSuffix(rest, "/")
+	id, err := url.PathUnescape(rest)
+	if err != nil || id == "" || strings.Contains(id, "/") {
+		return "", false
+	}
+	return id, true
+}
+
+// appendJSONString appends s as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
