@@ -93,6 +93,42 @@ type AuthorizerAnswer struct {
 	statements         []statement
 }
 
+// context is the answer's context when it is a JSON object (an answer
+// built by hand may hold anything).
+func (a *AuthorizerAnswer) context() ([]byte, bool) {
+	if len(a.Context) == 0 {
+		return nil, false
+	}
+	ctx, ok := checkJSON(a.Context)
+	return ctx, ok && ctx[0] == '{'
+}
+
+// ContextValue is the context's member name as $context.authorizer.name
+// reads it: a string's value, other values as their JSON text; ok is
+// false when there is no such member.
+func (a *AuthorizerAnswer) ContextValue(name string) (string, bool) {
+	ctx, ok := a.context()
+	if !ok {
+		return "", false
+	}
+	value, found := "", false
+	it := newIter(ctx)
+	for {
+		k, v, ok := it.next()
+		if !ok {
+			return value, found
+		}
+		if keyIs(k, name) {
+			found = true
+			if kindOf(v) == jsonString {
+				value = string(appendUnquoted(nil, v))
+			} else {
+				value = string(v)
+			}
+		}
+	}
+}
+
 // statement is one policy statement, its actions lowercased (IAM matches
 // actions case-insensitively).
 type statement struct {

@@ -124,6 +124,16 @@ func TestAuthorizerAnswer(t *testing.T) {
 		t.Errorf("other route %d", got)
 	}
 
+	for name, want := range map[string]string{"stringKey": "value", "numberKey": "1", "booleanKey": "true",
+		"arrayKey": `["value1","value2"]`, "mapKey": `{"value1":"value2"}`} {
+		if got, ok := a.ContextValue(name); !ok || got != want {
+			t.Errorf("context %s: %q %v, want %q", name, got, ok, want)
+		}
+	}
+	if _, ok := a.ContextValue("missing"); ok {
+		t.Error("context missing: found")
+	}
+
 	none, err := httpevent.ReadAuthorizerAnswer(reply(`{"isAuthorized":true,"context":null}`), true)
 	if err != nil || none.Context != nil || none.PrincipalID != "" {
 		t.Errorf("no context: %+v %v", none, err)

@@ -291,8 +291,8 @@ func appendContextV2(dst []byte, r *Request, withAuthorizer bool) []byte {
 			// docs: http-api-develop-integrations-lambda, "authorizer":
 			// {"lambda": {...the authorizer's context...}}.
 			dst = append(dst, `,"authorizer":{"lambda":`...)
-			if len(r.Lambda.Context) > 0 {
-				dst = append(dst, r.Lambda.Context...)
+			if ctx, ok := r.Lambda.context(); ok {
+				dst = append(dst, ctx...)
 			} else {
 				dst = append(dst, '{', '}')
 			}
@@ -615,8 +615,8 @@ func appendAuthorizerV1(dst []byte, r *Request) []byte {
 		}
 		dst = append(dst, `"integrationLatency":`...)
 		dst = strconv.AppendInt(dst, r.AuthorizerLatency.Milliseconds(), 10)
-		if len(r.Lambda.Context) > 0 {
-			it := newIter(r.Lambda.Context)
+		if ctx, ok := r.Lambda.context(); ok {
+			it := newIter(ctx)
 			for {
 				k, v, ok := it.next()
 				if !ok {

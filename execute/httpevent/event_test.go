@@ -302,6 +302,9 @@ func TestAppendEventV2Authorizer(t *testing.T) {
 		{"lambda-no-context", func(t *testing.T, r *httpevent.Request) {
 			r.Lambda = answer(t, `{"isAuthorized":true}`)
 		}, `{"lambda":{}}`},
+		{"lambda-context-by-hand", func(_ *testing.T, r *httpevent.Request) {
+			r.Lambda = &httpevent.AuthorizerAnswer{Context: []byte(`{"a":`)}
+		}, `{"lambda":{}}`},
 	}
 	for _, c := range cases {
 		t.Run("authorizer="+c.name, func(t *testing.T) {
