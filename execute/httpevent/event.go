@@ -114,12 +114,13 @@ func appendEventV2(dst []byte, r *Request) []byte {
 	dst = appendStartV2(dst, r)
 	dst = append(dst, `,"requestContext":`...)
 	dst = appendContextV2(dst, r, true)
-	dst = appendBody(dst, r, false)
+	b64 := r.bodyIsBase64()
+	dst = appendBody(dst, r, b64, false)
 	if len(r.PathParams) > 0 {
 		dst = append(dst, `,"pathParameters":`...)
 		dst = appendParams(dst, r.PathParams)
 	}
-	dst = appendBase64Flag(dst, r)
+	dst = appendBase64Flag(dst, b64)
 	if len(r.StageVariables) > 0 {
 		dst = append(dst, `,"stageVariables":`...)
 		dst = appendParams(dst, r.StageVariables)
@@ -371,16 +372,16 @@ func (r *Request) bodyIsBase64() bool {
 	return !isText(ct)
 }
 
-// appendBody writes "body": the body as text, or base64-encoded; when
-// empty, null (withNull, 1.0) or nothing (2.0).
-func appendBody(dst []byte, r *Request, withNull bool) []byte {
+// appendBody writes "body": the body as text, or base64-encoded (b64);
+// when empty, null (withNull, 1.0) or nothing (2.0).
+func appendBody(dst []byte, r *Request, b64, withNull bool) []byte {
 	switch {
 	case len(r.Body) == 0:
 		if withNull {
 			dst = append(dst, `,"body":null`...)
 		}
 		return dst
-	case r.bodyIsBase64():
+	case b64:
 		dst = append(dst, `,"body":"`...)
 		dst = base64.StdEncoding.AppendEncode(dst, r.Body)
 		return append(dst, '"')
@@ -390,8 +391,8 @@ func appendBody(dst []byte, r *Request, withNull bool) []byte {
 	return appendString(dst, unsafe.String(unsafe.SliceData(r.Body), len(r.Body)))
 }
 
-func appendBase64Flag(dst []byte, r *Request) []byte {
-	if r.bodyIsBase64() {
+func appendBase64Flag(dst []byte, b64 bool) []byte {
+	if b64 {
 		return append(dst, `,"isBase64Encoded":true`...)
 	}
 	return append(dst, `,"isBase64Encoded":false`...)
@@ -410,8 +411,9 @@ func appendEventV1(dst []byte, r *Request) []byte {
 	dst = appendParamsOrNull(dst, r.PathParams)
 	dst = append(dst, `,"stageVariables":`...)
 	dst = appendParamsOrNull(dst, r.StageVariables)
-	dst = appendBody(dst, r, true)
-	dst = appendBase64Flag(dst, r)
+	b64 := r.bodyIsBase64()
+	dst = appendBody(dst, r, b64, true)
+	dst = appendBase64Flag(dst, b64)
 	return append(dst, '}')
 }
 

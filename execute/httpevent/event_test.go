@@ -581,3 +581,15 @@ func TestAppendEventLongLists(t *testing.T) {
 		t.Errorf("1.0 query p3 %v, want the first value v3", got)
 	}
 }
+
+// TestAppendEventHeaderFolding checks that header names group as
+// strings.EqualFold compares them, non-ASCII folding included.
+func TestAppendEventHeaderFolding(t *testing.T) {
+	r := baseRequest()
+	r.Headers = headers("X-K", "1", "x-\u212a", "2", "X-Ab", "3", "x-a", "4", "x-aB", "5")
+	ev := decode(t, httpevent.AppendEvent(nil, r))
+	want := map[string]any{"x-k": "1,2", "x-ab": "3,5", "x-a": "4"}
+	if !reflect.DeepEqual(ev["headers"], want) {
+		t.Errorf("headers %v, want %v", ev["headers"], want)
+	}
+}

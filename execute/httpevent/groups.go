@@ -89,18 +89,17 @@ func linkQuery(ps []pair, lead []bool, next []int32) groups {
 }
 
 // sameFold is strings.EqualFold, quicker on ASCII names (header names
-// are tokens).
+// are tokens): it walks the ASCII prefix both share, and leaves the rest
+// to strings.EqualFold at the first non-ASCII byte.
 func sameFold(a, b string) bool {
-	if len(a) != len(b) {
-		return !isASCII(a) && strings.EqualFold(a, b) || !isASCII(b) && strings.EqualFold(a, b)
-	}
-	for i := 0; i < len(a); i++ {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
 		x, y := a[i], b[i]
-		if x == y {
-			continue
-		}
 		if x|y >= utf8.RuneSelf {
 			return strings.EqualFold(a[i:], b[i:])
+		}
+		if x == y {
+			continue
 		}
 		if 'A' <= x && x <= 'Z' {
 			x += 'a' - 'A'
@@ -112,14 +111,5 @@ func sameFold(a, b string) bool {
 			return false
 		}
 	}
-	return true
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+	return len(a) == len(b)
 }
