@@ -6,7 +6,8 @@
 # Starts the emulator on a free loopback port, quick-creates an HTTP API
 # (integration, $default route and auto-deploying $default stage), adds a
 # route and a stage, checks auto-deployment and tags, then tears it all
-# down. Prints "ok  <step>" per step; on a failure prints what was expected
+# down; a second quick-created API proxies to the emulator's own health
+# endpoint and is called with curl. Prints "ok  <step>" per step; on a failure prints what was expected
 # and what came back, the emulator's log, and exits non-zero. The CLI is
 # $AWS_CLI, else /usr/bin/aws, else aws on PATH.
 set -euo pipefail
@@ -67,6 +68,22 @@ gw untag-resource --resource-arn "$ARN" --tag-keys team
 gw get-tags --resource-arn "$ARN"
 check "the tag removed" 'd["Tags"]=={"env":"test"}'
 ok
+
+STEP="run an HTTP API: HTTP_PROXY to the emulator's health"
+gw create-api --name e2e-run --protocol-type HTTP --target "$ENDPOINT/_emulator/health"
+RUN=$(q 'd["ApiId"]')
+OUT=$(curl -s -D "$WORK/headers" -H "Host: $RUN.execute-api.localhost.localstack.cloud" "$ENDPOINT/")
+check "the backend's answer through the \$default route" '"services" in d'
+grep -qi '^apigw-requestid: ' "$WORK/headers" || fail "an apigw-requestid header" "$(cat "$WORK/headers")"
+OUT=$(curl -s -o /dev/null -w '%{http_code}' "$ENDPOINT/_aws/execute-api/nosuchapi1/x")
+[[ $OUT == 404 ]] || fail "404 for an unknown API" "$OUT"
+gw get-integrations --api-id "$RUN"
+RUN_INTEGRATION=$(q 'd["Items"][0]["IntegrationId"]')
+gw create-route --api-id "$RUN" --route-key 'GET /only/{id}' --target "integrations/$RUN_INTEGRATION"
+OUT=$(curl -s -w ' %{http_code}' "$ENDPOINT/_aws/execute-api/$RUN/only/7")
+[[ $OUT == *' 200' ]] || fail "the new route, deployed at once" "$OUT"
+gw delete-api --api-id "$RUN"
+ok "$RUN"
 
 STEP="tear down"
 gw delete-stage --api-id "$API" --stage-name prod

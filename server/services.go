@@ -196,9 +196,11 @@ func apigatewayv2Service(env Env) Service {
 		opts.AccountBucket = env.Accounts.bucket
 	}
 	ws := newSockets(env, svc)
+	exec := httpapi.New(opts)
+	svc.SetAuthorizersCacheReset(exec.ResetAuthorizersCache)
 	return Service{Name: "apigatewayv2", Wire: awswire.APIGatewayV2, Owners: svc,
 		Handlers: apigatewayv2http.Handlers(svc), Partial: apigatewayv2http.Partial, Listening: endpoint,
-		Execute: &execute.Owned{Handler: v2Executor{svc: svc, http: httpapi.New(opts), ws: ws}, Owns: func(id, region string) bool {
+		Execute: &execute.Owned{Handler: v2Executor{svc: svc, http: exec, ws: ws}, Owns: func(id, region string) bool {
 			_, _, ok := svc.APIByID(strings.ToLower(id), region)
 			return ok
 		}},

@@ -522,12 +522,23 @@ func (s *Service) depChangeStage(sc awswire.Scope, apiID, name string, change fu
 	return err
 }
 
-// ResetAuthorizersCache resets a stage's authorizer cache. Authorizer
-// results are not cached by the emulator, so there is nothing to reset;
-// the API and the stage must exist all the same.
+// ResetAuthorizersCache resets a stage's authorizer cache (the data
+// plane's, through the hook SetAuthorizersCacheReset gave); the API and
+// the stage must exist.
 func (s *Service) ResetAuthorizersCache(sc awswire.Scope, apiID, name string) error {
-	_, err := s.Stage(sc, apiID, name)
-	return err
+	if _, err := s.Stage(sc, apiID, name); err != nil {
+		return err
+	}
+	if reset := s.resetAuth.Load(); reset != nil {
+		(*reset)(sc.Account, apiID, name)
+	}
+	return nil
+}
+
+// SetAuthorizersCacheReset gives the function that forgets a stage's
+// cached authorizer answers (the HTTP API executor's).
+func (s *Service) SetAuthorizersCacheReset(reset func(account, apiID, stage string)) {
+	s.resetAuth.Store(&reset)
 }
 
 func depDeref[T any](p *T) T {

@@ -58,6 +58,8 @@ type Service struct {
 	// scheme-less "host:port" template with "{id}" for the API id, set once
 	// the server listens.
 	endpoint atomic.Pointer[string]
+	// resetAuth forgets a stage's cached authorizer answers.
+	resetAuth atomic.Pointer[func(account, apiID, stage string)]
 
 	restoring map[string]*restoreAPI // APIs being restored, by store key
 }

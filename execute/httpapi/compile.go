@@ -187,28 +187,43 @@ func splitPath(p string) []string {
 	return strings.Split(p, "/")
 }
 
-// match finds the route of method and path (segments) by AWS's priority:
+// match finds the route of method and path (cut into segs) by AWS's priority:
 // literal segments before variables, a full match before a greedy one
 // (the deepest greedy first), the method's route before ANY. vals gets
 // the variables' values in path order.
-func (n *node) match(method string, segs []string, i int, vals []string) (*route, []string) {
+func (n *node) match(method, path string, segs []string, i int, vals []string) (*route, []string) {
 	if i == len(segs) {
 		return pick(n.routes, method), vals
 	}
 	if c := n.literal[segs[i]]; c != nil {
-		if r, v := c.match(method, segs, i+1, vals); r != nil {
+		if r, v := c.match(method, path, segs, i+1, vals); r != nil {
 			return r, v
 		}
 	}
 	if c := n.variable; c != nil && segs[i] != "" {
-		if r, v := c.match(method, segs, i+1, append(vals, segs[i])); r != nil {
+		if r, v := c.match(method, path, segs, i+1, append(vals, segs[i])); r != nil {
 			return r, v
 		}
 	}
 	if r := pick(n.greedy, method); r != nil {
-		return r, append(vals, strings.Join(segs[i:], "/"))
+		return r, append(vals, rest(path, segs, i))
 	}
 	return nil, vals
+}
+
+// rest is segments i and after as they stand in path ("a/b"): path is
+// "/" followed by the segments, each after one slash, and maybe one
+// trailing slash, which does not count.
+func rest(path string, segs []string, i int) string {
+	off := 1
+	for _, s := range segs[:i] {
+		off += len(s) + 1
+	}
+	end := len(path)
+	if end > off && path[end-1] == '/' {
+		end--
+	}
+	return path[off:end]
 }
 
 func pick(routes map[string]*route, method string) *route {

@@ -11,6 +11,8 @@ import (
 	"github.com/cloudemu/emulator/actors/apigatewayv2"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/httpevent"
+	"github.com/cloudemu/emulator/execute/jwtauth"
 	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/throttle"
 	"github.com/puzpuzpuz/xsync/v3"
@@ -51,6 +53,8 @@ type Options struct {
 type Executor struct {
 	o        Options
 	log      *slog.Logger
+	jwt      *jwtauth.Verifier
+	auths    *xsync.MapOf[authKey, authEntry]
 	buckets  *xsync.MapOf[bucketKey, *throttle.Bucket]
 	accounts *xsync.MapOf[awswire.Scope, *throttle.Bucket]
 }
@@ -69,7 +73,8 @@ func New(o Options) *Executor {
 	if o.AccountLimits == (throttle.Limits{}) {
 		o.AccountLimits = throttle.DefaultLimits()
 	}
-	return &Executor{o: o, log: o.Log.With("component", "execute-api"),
+	log := o.Log.With("component", "execute-api")
+	return &Executor{o: o, log: log, jwt: jwtauth.New(jwtauth.Options{Log: log}), auths: newAuthCache(),
 		buckets:  xsync.NewMapOf[bucketKey, *throttle.Bucket](),
 		accounts: xsync.NewMapOf[awswire.Scope, *throttle.Bucket]()}
 }
@@ -107,15 +112,18 @@ type invocation struct {
 	backendResp *execute.BackendResponse
 	br          execute.BackendResponse
 	payload     []byte
+	// ev is a function call's event, jwtEvent its JWT part.
+	ev       httpevent.Request
+	jwtEvent httpevent.JWT
 }
 
 var invocations = sync.Pool{New: func() any { return new(invocation) }}
 
 func (e *Executor) acquire(req *execute.Request, resp *execute.Response) *invocation {
 	inv := invocations.Get().(*invocation)
-	segs, vals, bq, br, payload := inv.segs, inv.vals, inv.backendReq, inv.br, inv.payload
+	segs, vals, bq, br, payload, ev, jev := inv.segs, inv.vals, inv.backendReq, inv.br, inv.payload, inv.ev, inv.jwtEvent
 	*inv = invocation{ex: e, req: req, resp: resp, ctx: context.Background(), segs: segs[:0], vals: vals[:0],
-		payload: payload[:0]}
+		payload: payload[:0], ev: ev, jwtEvent: jev}
 	inv.backendReq = execute.BackendRequest{Headers: bq.Headers[:0], Body: bq.Body[:0]}
 	inv.br = execute.BackendResponse{Headers: br.Headers[:0], Body: br.Body[:0]}
 	return inv
@@ -135,7 +143,13 @@ func (inv *invocation) release() {
 	clear(inv.vals[:cap(inv.vals)])
 	clear(inv.backendReq.Headers[:cap(inv.backendReq.Headers)])
 	clear(inv.br.Headers[:cap(inv.br.Headers)])
-	*inv = invocation{segs: inv.segs, vals: inv.vals, backendReq: inv.backendReq, br: inv.br, payload: inv.payload}
+	inv.ev.Reset()
+	clear(inv.ev.Headers[:cap(inv.ev.Headers)])
+	clear(inv.ev.PathParams[:cap(inv.ev.PathParams)])
+	clear(inv.ev.StageVariables[:cap(inv.ev.StageVariables)])
+	clear(inv.jwtEvent.Claims[:cap(inv.jwtEvent.Claims)])
+	*inv = invocation{segs: inv.segs, vals: inv.vals, backendReq: inv.backendReq, br: inv.br, payload: inv.payload,
+		ev: inv.ev, jwtEvent: httpevent.JWT{Claims: inv.jwtEvent.Claims[:0]}}
 	invocations.Put(inv)
 }
 
@@ -177,7 +191,7 @@ func (inv *invocation) serve() {
 		return
 	}
 	inv.segs = appendSegments(inv.segs[:0], inv.path)
-	inv.route, inv.vals = inv.dep.root.match(req.Method, inv.segs, 0, inv.vals[:0])
+	inv.route, inv.vals = inv.dep.root.match(req.Method, inv.path, inv.segs, 0, inv.vals[:0])
 	if inv.route == nil {
 		inv.route = inv.dep.defaultRoute
 	}

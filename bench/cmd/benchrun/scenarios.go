@@ -116,6 +116,7 @@ func scenarios() []scenario {
 		},
 		executeHTTPProxy(),
 		executeHTTPAPIProxy(),
+		executeHTTPAPIJWT(),
 		executeLambdaProxy(),
 	}
 }
