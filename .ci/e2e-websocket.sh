@@ -13,6 +13,9 @@
 # step; on a failure prints what was expected and what came back, the
 # emulator's log, and exits non-zero. The CLI is $AWS_CLI, else
 # /usr/bin/aws, else aws on PATH.
+#
+# The single-quoted $... below are API Gateway's expressions, not the shell's.
+# shellcheck disable=SC2016
 set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR
@@ -161,7 +164,7 @@ for _ in $(seq 50); do
 	[[ $rc -ne 0 ]] && break
 	sleep 0.1
 done
-[[ $rc -ne 0 ]] && grep -q GoneException "$WORK/err" || fail "GoneException" "exit $rc: $(cat "$WORK/err")"
+{ [[ $rc -ne 0 ]] && grep -q GoneException "$WORK/err"; } || fail "GoneException" "exit $rc: $(cat "$WORK/err")"
 ok
 
 echo "e2e-websocket: $PASSED steps ok"
