@@ -73,6 +73,7 @@ func (v *Verifier) issuerFor(issuer string) *issuerState {
 	if st, ok := v.issuers.Load(issuer); ok {
 		return st
 	}
+	issuer = strings.Clone(issuer) // the key outlives the caller's string
 	st, _ := v.issuers.LoadOrCompute(issuer, func() *issuerState {
 		return &issuerState{issuer: issuer, tokens: xsync.NewMapOf[string, *verified]()}
 	})

@@ -169,17 +169,34 @@ func (v *Verifier) Verify(ctx context.Context, token, issuer string, audiences, 
 		return nil, errMissing
 	}
 	if len(token) >= 7 && strings.EqualFold(token[:7], "bearer ") {
-		token = strings.TrimLeft(token[7:], " \t")
+		token = token[7:]
+		for token != "" && (token[0] == ' ' || token[0] == '\t') {
+			token = token[1:]
+		}
 	}
 	st := v.issuerFor(issuer)
 	e, ok := st.tokens.Load(token)
-	if !ok || e.ks != st.keys.Load() || !v.fresh(e.ks) {
+	if !ok || !v.current(ctx, st, e.ks) {
 		var err *Error
 		if e, err = v.verify(ctx, st, token); err != nil {
 			return nil, err
 		}
 	}
 	return e.check(issuer, audiences, required, now)
+}
+
+// current reports whether ks, the key set a token verified with, is still
+// the issuer's: the same set, and fresh or (when older than CacheTTL) not
+// replaced by a refresh, which may be refused or fail.
+func (v *Verifier) current(ctx context.Context, st *issuerState, ks *keySet) bool {
+	if ks != st.keys.Load() {
+		return false
+	}
+	if v.fresh(ks) {
+		return true
+	}
+	got, _ := v.refresh(ctx, st, ks)
+	return got == ks
 }
 
 // check runs the claim checks, in the order AWS lists them, and the scope

@@ -509,6 +509,12 @@ func TestCacheTTL(t *testing.T) {
 	is.broken.Store(true)
 	clk.Add(time.Hour)
 	verify()
+	// So is a token not seen before, and the failed refresh is not retried
+	// before RefreshEvery.
+	other := sign(t, rsaA(), "RS256", "a", is.claims(map[string]any{"sub": "user-2"}))
+	if _, err := v.Verify(context.Background(), other, is.url, aud1, nil, now); err != nil {
+		t.Fatalf("new token on stale keys: %v", err)
+	}
 	if n := is.jwks.Load(); n != 2 || is.discovery.Load() != 3 {
 		t.Errorf("after a failed refresh: JWKS %d, discovery %d fetches, want 2 and 3", n, is.discovery.Load())
 	}
