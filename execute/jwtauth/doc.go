@@ -64,8 +64,9 @@
 //
 //	malformed (not 3 segments)  token contains an invalid number of segments   observed
 //	bad base64 or JSON          the decoder's message, e.g. "illegal base64 data at input byte 4"  inferred
-//	too long (over 16 KiB)      token is malformed                              chosen
+//	too long (16 KiB), other    token is malformed                              chosen
 //	algorithm refused           signing method HS256 is invalid                 observed (ES256)
+//	no alg, unknown alg         signing method (alg) is unspecified, … is unavailable  inferred
 //	no kid, unknown kid         the token does not have a valid key id          chosen
 //	bad signature               crypto/rsa: verification error (RS*, PS*), crypto/ecdsa: verification error (ES*)  inferred
 //	keys unavailable            the issuer's signing keys could not be retrieved  chosen
@@ -79,7 +80,8 @@
 // Every 401 but the missing token carries
 // `Bearer scope="" error="invalid_token" error_description="…"`. A token
 // that lacks the route's scopes is refused with 403 {"message":"Forbidden"}
-// (reported by emulators that measured it); whether AWS sends a challenge
+// (measured against AWS by the emulator floci, github.com/floci-io/floci,
+// ApiGatewayExecuteController.java); whether AWS sends a challenge
 // with it is not published: this package gives the RFC 6750 §3.1 one,
 // `Bearer scope="<the route's scopes>" error="insufficient_scope"
 // error_description="the token does not have a valid scope"` (chosen).
@@ -93,8 +95,8 @@
 //
 // # Claims and scopes handed on
 //
-// API Gateway passes every claim as a string (payload format 2.0). Emulator
-// authors who measured it report: strings as they are, numbers and booleans
+// API Gateway passes every claim as a string (payload format 2.0). floci's
+// authors, who measured it (JwtClaimsWireFormatTest.java), report: strings as they are, numbers and booleans
 // as their text, arrays as "[admin poweruser]" (the elements joined by
 // spaces between brackets, not JSON: Go's fmt form), null claims left out;
 // and jwt.scopes null on a route without authorizationScopes even when the
