@@ -91,12 +91,15 @@ type span struct{ n0, n1, v0, v1 int32 }
 // add appends a header: its quoted JSON name (or, nameText, raw text) and
 // its scalar value. ok is false when the value is not a scalar. A null
 // value adds nothing.
-func (a *arena) add(name []byte, nameText bool, value []byte) bool {
+//
+// The arena is passed and returned by value: stored through a pointer,
+// its slices (the callers' stack arrays) would move to the heap.
+func (a arena) add(name []byte, nameText bool, value []byte) (arena, bool) {
 	switch kindOf(value) {
 	case jsonNull:
-		return true
+		return a, true
 	case jsonObject, jsonArray:
-		return false
+		return a, false
 	}
 	var s span
 	s.n0 = int32(len(a.buf))
@@ -110,24 +113,25 @@ func (a *arena) add(name []byte, nameText bool, value []byte) bool {
 	a.buf, _ = appendScalar(a.buf, value)
 	s.v1 = int32(len(a.buf))
 	a.spans = append(a.spans, s)
-	return true
+	return a, true
 }
 
 // addText appends a header given as text.
-func (a *arena) addText(name, value []byte) {
+func (a arena) addText(name, value []byte) arena {
 	s := span{n0: int32(len(a.buf))}
 	a.buf = append(a.buf, name...)
 	s.n1, s.v0 = int32(len(a.buf)), int32(len(a.buf))
 	a.buf = append(a.buf, value...)
 	s.v1 = int32(len(a.buf))
 	a.spans = append(a.spans, s)
+	return a
 }
 
-func (a *arena) name(i int) []byte  { return a.buf[a.spans[i].n0:a.spans[i].n1] }
-func (a *arena) value(i int) []byte { return a.buf[a.spans[i].v0:a.spans[i].v1] }
+func (a arena) name(i int) []byte  { return a.buf[a.spans[i].n0:a.spans[i].n1] }
+func (a arena) value(i int) []byte { return a.buf[a.spans[i].v0:a.spans[i].v1] }
 
 // flush appends the gathered headers to h.
-func (a *arena) flush(h execute.Headers) execute.Headers {
+func (a arena) flush(h execute.Headers) execute.Headers {
 	if len(a.spans) == 0 {
 		return h
 	}
@@ -139,7 +143,7 @@ func (a *arena) flush(h execute.Headers) execute.Headers {
 }
 
 // hasHeader reports whether one of the gathered headers is called name.
-func (a *arena) hasHeader(name string) bool {
+func (a arena) hasHeader(name string) bool {
 	for i := range a.spans {
 		if strings.EqualFold(string(a.name(i)), name) {
 			return true
@@ -192,7 +196,7 @@ func readV2(payload []byte, resp *execute.Response) error {
 			if !ok {
 				break
 			}
-			if !a.add(setCookie, true, c) {
+			if a, ok = a.add(setCookie, true, c); !ok {
 				return ErrInvalidResponse
 			}
 		}
@@ -208,7 +212,7 @@ func readV2(payload []byte, resp *execute.Response) error {
 			if !ok {
 				break
 			}
-			if !a.add(k, false, v) {
+			if a, ok = a.add(k, false, v); !ok {
 				return ErrInvalidResponse
 			}
 		}
@@ -342,7 +346,7 @@ func readV1(payload []byte, resp *execute.Response) error {
 			if !ok {
 				break
 			}
-			if !singles.add(k, false, v) {
+			if singles, ok = singles.add(k, false, v); !ok {
 				return ErrInvalidResponse
 			}
 		}
@@ -386,14 +390,14 @@ func readV1(payload []byte, resp *execute.Response) error {
 				if !ok {
 					break
 				}
-				if !out.add(name, true, e) {
+				if out, ok = out.add(name, true, e); !ok {
 					return ErrInvalidResponse
 				}
 			}
 			for i := range singles.spans {
 				if !used[i] && bytes.EqualFold(singles.name(i), name) {
 					used[i] = true
-					out.addText(name, singles.value(i))
+					out = out.addText(name, singles.value(i))
 				}
 			}
 		}
@@ -402,7 +406,7 @@ func readV1(payload []byte, resp *execute.Response) error {
 	}
 	for i := range singles.spans {
 		if !used[i] {
-			out.addText(singles.name(i), singles.value(i))
+			out = out.addText(singles.name(i), singles.value(i))
 		}
 	}
 	defaultType := !out.hasHeader("Content-Type")

@@ -1,8 +1,10 @@
 package httpevent_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cloudemu/emulator/execute"
@@ -183,11 +185,18 @@ func FuzzReadResponse(f *testing.F) {
 	f.Add(`{"statusCode":200,"headers":{"a":1},"cookies":["c"],"body":"aGk=","isBase64Encoded":true}`, "2.0")
 	f.Add(`{"statusCode":"201","multiValueHeaders":{"a":["b"]},"headers":{"A":"c"}}`, "1.0")
 	f.Add(`"\ud800\u00e9"`, "2.0")
+	f.Add(` null`, "2.0")
 	f.Fuzz(func(t *testing.T, payload, version string) {
 		var resp execute.Response
-		if err := httpevent.ReadResponse(version, execute.FunctionReply{Payload: []byte(payload)}, &resp); err == nil &&
-			(resp.Status < 100 || resp.Status > 599) {
+		err := httpevent.ReadResponse(version, execute.FunctionReply{Payload: []byte(payload)}, &resp)
+		if err == nil && (resp.Status < 100 || resp.Status > 599) {
 			t.Fatalf("status %d for %s", resp.Status, payload)
+		}
+		// A JSON string answer to 2.0 is its text, as encoding/json reads it.
+		var s string
+		if version != "1.0" && strings.HasPrefix(strings.TrimLeft(payload, " \t\r\n"), `"`) &&
+			json.Unmarshal([]byte(payload), &s) == nil && (err != nil || string(resp.Body) != s) {
+			t.Fatalf("body %q (%v), want %q", resp.Body, err, s)
 		}
 	})
 }
