@@ -1,6 +1,9 @@
 package execute
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Request is one execute-api request as the front read it. Its strings and
 // slices alias the front's buffers: they are valid only until the
@@ -50,4 +53,20 @@ func (r *Response) Reset() {
 // responses too) and MUST NOT keep req or resp after it returns.
 type Handler interface {
 	Serve(req *Request, resp *Response)
+}
+
+// HostName is a Host header without its port.
+func HostName(host string) string {
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		return host[:i]
+	}
+	return host
+}
+
+// HostPort is a Host header's port, "" when it names none.
+func HostPort(host string) string {
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		return host[i+1:]
+	}
+	return ""
 }

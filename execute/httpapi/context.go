@@ -3,6 +3,8 @@ package httpapi
 import (
 	"strconv"
 	"strings"
+
+	"github.com/cloudemu/emulator/execute"
 )
 
 // contextValue is a $context variable of HTTP APIs, for parameter
@@ -19,9 +21,9 @@ func (inv *invocation) contextValue(name string) (string, bool) {
 	case "stage":
 		return inv.stage.StageName, true
 	case "domainName":
-		return req.Host, true
+		return execute.HostName(req.Host), true
 	case "domainPrefix":
-		host, _, _ := strings.Cut(req.Host, ".")
+		host, _, _ := strings.Cut(execute.HostName(req.Host), ".")
 		return host, true
 	case "httpMethod":
 		return req.Method, true

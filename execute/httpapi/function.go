@@ -81,7 +81,7 @@ func (inv *invocation) event(version string) *httpevent.Request {
 	}
 	ev.StageVariables = inv.stageVariables(ev.StageVariables)
 	ev.AccountID, ev.APIID, ev.Stage = inv.scope.Account, inv.api.API.APIID, inv.stage.StageName
-	ev.DomainName = req.Host
+	ev.DomainName = execute.HostName(req.Host)
 	ev.RequestID = inv.requestID
 	ev.SourceIP, ev.Protocol = req.SourceIP, req.Protocol
 	ev.Received = req.Received
@@ -116,9 +116,8 @@ func (inv *invocation) stageVariables(dst []httpevent.Param) []httpevent.Param {
 // port is the port the request addressed (the Host header's), "80"
 // without one.
 func (inv *invocation) port() string {
-	host := inv.req.Host
-	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
-		return host[i+1:]
+	if p := execute.HostPort(inv.req.Host); p != "" {
+		return p
 	}
 	return "80"
 }

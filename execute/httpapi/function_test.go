@@ -86,7 +86,7 @@ func (f *fixture) pythonFunction(name, src string) string {
 func (f *fixture) lambdaIntegration(arn, version string) string {
 	f.t.Helper()
 	out, err := f.c.CreateIntegration(ctx, &apigatewayv2.CreateIntegrationInput{ApiId: &f.api, IntegrationType: types.IntegrationTypeAwsProxy,
-		IntegrationUri: aws.String("arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/" + arn + "/invocations"),
+		IntegrationUri:       aws.String("arn:aws:apigateway:us-east-1:lambda:path/2015-03-31/functions/" + arn + "/invocations"),
 		PayloadFormatVersion: aws.String(version)})
 	f.must(err)
 	return *out.IntegrationId

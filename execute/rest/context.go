@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/actors/apigateway"
+	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/vtl"
 	"github.com/cloudemu/emulator/vtl/gateway"
 )
@@ -23,7 +24,7 @@ func (inv *invocation) gatewayContext() gateway.Context {
 		AccountID:         inv.scope.Account,
 		APIID:             req.APIID,
 		DeploymentID:      inv.depID,
-		DomainName:        hostName(req.Host),
+		DomainName:        execute.HostName(req.Host),
 		ExtendedRequestID: inv.extendedRequestID(),
 		HTTPMethod:        req.Method,
 		Path:              inv.contextPath(),
@@ -64,13 +65,6 @@ func (inv *invocation) userAgent() string {
 // them ("/dev//pets").
 func (inv *invocation) contextPath() string {
 	return "/" + inv.req.Stage + inv.req.Path
-}
-
-func hostName(host string) string {
-	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
-		return host[:i]
-	}
-	return host
 }
 
 // contextObject returns $context for templates, made on first use and
@@ -176,9 +170,9 @@ func (inv *invocation) contextValue(name string) (string, bool) {
 	case "deploymentId":
 		return inv.depID, inv.depID != ""
 	case "domainName":
-		return hostName(req.Host), req.Host != ""
+		return execute.HostName(req.Host), req.Host != ""
 	case "domainPrefix":
-		p, _, _ := strings.Cut(hostName(req.Host), ".")
+		p, _, _ := strings.Cut(execute.HostName(req.Host), ".")
 		return p, p != ""
 	case "extendedRequestId":
 		return inv.extendedRequestID(), true

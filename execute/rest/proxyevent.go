@@ -269,7 +269,7 @@ func (inv *invocation) appendRequestContext(dst []byte, withAuthorizer bool) []b
 	}
 	dst = append(dst, `,"deploymentId":`...)
 	dst = appendNullable(dst, inv.depID)
-	host := hostName(req.Host)
+	host := execute.HostName(req.Host)
 	prefix, _, _ := strings.Cut(host, ".")
 	dst = append(dst, `,"domainName":`...)
 	dst = awswire.AppendString(dst, host)
