@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -480,5 +479,3 @@ func (k *call) queryMaps() (map[string]string, map[string][]string) {
 	}
 	return one, many
 }
-
-var errUnauthorized = errors.New("websocket: unauthorized")

@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
@@ -42,7 +41,6 @@ type Executor struct {
 	// compiled caches what was compiled from each configuration snapshot;
 	// bounded (cleared past compiledMax), so dropped snapshots do not stay.
 	compiled *xsync.MapOf[*apigatewayv2.Config, *compiled]
-	closing  atomic.Bool
 }
 
 const compiledMax = 1024

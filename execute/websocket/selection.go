@@ -84,18 +84,6 @@ func reference(r string) exprPart {
 	return exprPart{ref: true}
 }
 
-// literal reports whether the expression refers to nothing, and its text.
-func (e *expression) literal() (string, bool) {
-	var b strings.Builder
-	for _, p := range e.parts {
-		if p.ref {
-			return "", false
-		}
-		b.WriteString(p.text)
-	}
-	return b.String(), true
-}
-
 // eval evaluates the expression over a message: body is the parsed JSON
 // (nil when the message is not JSON), raw the message as text, header the
 // $connect request's headers. A reference that selects nothing is "";
