@@ -66,6 +66,15 @@ type Config struct {
 	// long an idle instance is kept warm (EMULATOR_LAMBDA_IDLE_TIMEOUT).
 	LambdaMaxConcurrency int
 	LambdaIdleTimeout    time.Duration
+	// WebSocket APIs' quotas: the largest frame and message a client may
+	// send (EMULATOR_WEBSOCKET_FRAME_BYTES, _MESSAGE_BYTES), how long a
+	// connection may stay idle and live (_IDLE_TIMEOUT, _MAX_AGE), and the
+	// frames queued for one connection (_SEND_QUEUE).
+	WebSocketFrameBytes   int
+	WebSocketMessageBytes int
+	WebSocketIdleTimeout  time.Duration
+	WebSocketMaxAge       time.Duration
+	WebSocketSendQueue    int
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -102,9 +111,15 @@ func Default() Config {
 		MetricsRetention:     DefaultMetricsRetention,
 		LambdaMaxConcurrency: 10,
 		LambdaIdleTimeout:    5 * time.Minute,
-		InitEnabled:          true,
-		InitDirs:             slices.Clone(DefaultInitDirs),
-		InitTimeout:          30 * time.Second,
+		// AWS's WebSocket quotas.
+		WebSocketFrameBytes:   32 << 10,
+		WebSocketMessageBytes: 128 << 10,
+		WebSocketIdleTimeout:  10 * time.Minute,
+		WebSocketMaxAge:       2 * time.Hour,
+		WebSocketSendQueue:    256,
+		InitEnabled:           true,
+		InitDirs:              slices.Clone(DefaultInitDirs),
+		InitTimeout:           30 * time.Second,
 	}
 }
 
@@ -211,6 +226,9 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		{"EMULATOR_BACKEND_MAX_CONNS", &c.BackendMaxConns, 1, 1 << 16},
 		{"EMULATOR_ACCOUNT_THROTTLE_BURST", &c.AccountThrottleBurst, 1, 100000},
 		{"EMULATOR_LAMBDA_MAX_CONCURRENCY", &c.LambdaMaxConcurrency, 1, 1000},
+		{"EMULATOR_WEBSOCKET_FRAME_BYTES", &c.WebSocketFrameBytes, 1, 16 << 20},
+		{"EMULATOR_WEBSOCKET_MESSAGE_BYTES", &c.WebSocketMessageBytes, 1, 64 << 20},
+		{"EMULATOR_WEBSOCKET_SEND_QUEUE", &c.WebSocketSendQueue, 1, 1 << 16},
 	} {
 		if v, ok := get(d.name); ok {
 			n, err := strconv.Atoi(v)
@@ -270,6 +288,7 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		{"EMULATOR_SHUTDOWN_GRACE", &c.ShutdownGrace},
 		{"EMULATOR_INIT_TIMEOUT", &c.InitTimeout},
 		{"EMULATOR_LAMBDA_IDLE_TIMEOUT", &c.LambdaIdleTimeout},
+		{"EMULATOR_WEBSOCKET_IDLE_TIMEOUT", &c.WebSocketIdleTimeout},
 	} {
 		if v, ok := get(d.name); ok {
 			t, err := ParseDuration(v)
@@ -278,6 +297,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			}
 			*d.dst = t
 		}
+	}
+	if v, ok := get("EMULATOR_WEBSOCKET_MAX_AGE"); ok {
+		t, err := ParseDuration(v)
+		if err != nil || t <= 0 || t > 24*time.Hour {
+			return c, &Error{"EMULATOR_WEBSOCKET_MAX_AGE", v, "must be a positive duration such as 2h (at most 24h)"}
+		}
+		c.WebSocketMaxAge = t
 	}
 	if v, ok := get("EMULATOR_FIXED_TIME"); ok && v != "" {
 		t, err := time.Parse(time.RFC3339, v)

@@ -39,14 +39,19 @@ func TestDefault(t *testing.T) {
 		MaxExecutions:    4096,
 		BackendMaxConns:  512,
 		// AWS's default account limit.
-		AccountThrottleRate:  10000,
-		AccountThrottleBurst: 5000,
-		MetricsRetention:     config.Retention{High: 3 * time.Hour, Low: 15 * 24 * time.Hour},
-		LambdaMaxConcurrency: 10,
-		LambdaIdleTimeout:    5 * time.Minute,
-		InitEnabled:          true,
-		InitDirs:             []string{"/etc/compat/init", "/etc/emulator/init"},
-		InitTimeout:          30 * time.Second,
+		AccountThrottleRate:   10000,
+		AccountThrottleBurst:  5000,
+		MetricsRetention:      config.Retention{High: 3 * time.Hour, Low: 15 * 24 * time.Hour},
+		LambdaMaxConcurrency:  10,
+		LambdaIdleTimeout:     5 * time.Minute,
+		WebSocketFrameBytes:   32768,
+		WebSocketMessageBytes: 131072,
+		WebSocketIdleTimeout:  10 * time.Minute,
+		WebSocketMaxAge:       2 * time.Hour,
+		WebSocketSendQueue:    256,
+		InitEnabled:           true,
+		InitDirs:              []string{"/etc/compat/init", "/etc/emulator/init"},
+		InitTimeout:           30 * time.Second,
 	}
 	if got := config.Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
@@ -209,6 +214,11 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_METRICS_RETENTION":        "30m,2d",
 		"EMULATOR_LAMBDA_MAX_CONCURRENCY":   "3",
 		"EMULATOR_LAMBDA_IDLE_TIMEOUT":      "30s",
+		"EMULATOR_WEBSOCKET_FRAME_BYTES":    "1000",
+		"EMULATOR_WEBSOCKET_MESSAGE_BYTES":  "4000",
+		"EMULATOR_WEBSOCKET_IDLE_TIMEOUT":   "30s",
+		"EMULATOR_WEBSOCKET_MAX_AGE":        "3h",
+		"EMULATOR_WEBSOCKET_SEND_QUEUE":     "8",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -228,6 +238,11 @@ func TestFromEnvAll(t *testing.T) {
 		MetricsRetention:       config.Retention{High: 30 * time.Minute, Low: 48 * time.Hour},
 		LambdaMaxConcurrency:   3,
 		LambdaIdleTimeout:      30 * time.Second,
+		WebSocketFrameBytes:    1000,
+		WebSocketMessageBytes:  4000,
+		WebSocketIdleTimeout:   30 * time.Second,
+		WebSocketMaxAge:        3 * time.Hour,
+		WebSocketSendQueue:     8,
 
 		InitEnabled: false,
 		InitDirs:    []string{"/hooks/one", "/hooks/two"},
@@ -298,6 +313,11 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_METRICS_RETENTION", "forever"},
 		{"EMULATOR_LAMBDA_MAX_CONCURRENCY", "0"},
 		{"EMULATOR_LAMBDA_IDLE_TIMEOUT", "2h"},
+		{"EMULATOR_WEBSOCKET_FRAME_BYTES", "0"},
+		{"EMULATOR_WEBSOCKET_SEND_QUEUE", "lots"},
+		{"EMULATOR_WEBSOCKET_IDLE_TIMEOUT", "2h"},
+		{"EMULATOR_WEBSOCKET_MAX_AGE", "25h"},
+		{"EMULATOR_WEBSOCKET_MAX_AGE", "0s"},
 		{"EMULATOR_METRICS_RETENTION", "2d,1d"},
 		{"EMULATOR_METRICS_RETENTION", "3h,100d"},
 		{"EMULATOR_METRICS_RETENTION", "1h,2h,3h"},

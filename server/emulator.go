@@ -286,6 +286,11 @@ func (e *Emulator) detach() {
 
 // Reset wipes every resource of every service, the persistent store too.
 func (e *Emulator) Reset() error {
+	for _, s := range e.services {
+		if s.Sockets != nil {
+			_ = s.Sockets.Close()
+		}
+	}
 	e.detach()
 	e.metrics.Reset()
 	if err := e.store.Wipe(); err != nil {

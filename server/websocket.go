@@ -17,17 +17,16 @@ type sockets struct {
 }
 
 func newSockets(env Env, svc *apigatewayv2.Service) *sockets {
-	opts := websocket.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
-		Log: env.Log, Now: env.Now, Limits: websocketLimits}
+	c := env.Config
+	opts := websocket.Options{APIs: svc, Backend: httpfront.NewBackend(c.BackendMaxConns),
+		Log: env.Log, Now: env.Now, Limits: websocket.Limits{FrameBytes: c.WebSocketFrameBytes,
+			MessageBytes: c.WebSocketMessageBytes, IdleTimeout: c.WebSocketIdleTimeout, MaxAge: c.WebSocketMaxAge,
+			SendQueue: c.WebSocketSendQueue}}
 	if env.Functions != nil {
 		opts.Functions = env.Functions
 	}
 	return &sockets{websocket.New(opts)}
 }
-
-// websocketLimits are the WebSocket quotas: AWS's (zero fields take
-// them). Each is meant to become an EMULATOR_* setting.
-var websocketLimits = websocket.Limits{}
 
 // socketsCloseWait bounds how long Close waits for the connections' ends.
 const socketsCloseWait = 5 * time.Second

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -694,5 +695,26 @@ func TestWebSocketNoLeak(t *testing.T) {
 	if after := settle(before + 2); after > before+2 {
 		buf := make([]byte, 1<<20)
 		t.Fatalf("goroutines: %d before, %d after closing\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestWebSocketClosedOnReset: POST /_emulator/reset closes every open
+// connection with 1001, as the state it belonged to is gone.
+func TestWebSocketClosedOnReset(t *testing.T) {
+	srv := servertest.Start(t)
+	a := newWSAPI(t, srv, "$request.body.action")
+	a.mock("echo", `{"statusCode": 200}`, `{}`)
+	a.deploy("dev")
+	c := a.dial("dev", nil)
+	resp, err := http.Post(srv.URL+"/_emulator/reset", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, _, err = c.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != 1001 {
+		t.Fatalf("after reset: %v, want a 1001 close", err)
 	}
 }
