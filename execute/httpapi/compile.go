@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors/apigatewayv2"
+	"github.com/cloudemu/emulator/execute"
 )
 
 // compiled is what a deployment's frozen configuration compiles to, once:
@@ -294,15 +295,8 @@ func compileAuthorizer(a *apigatewayv2.Authorizer) *authorizer {
 }
 
 // functionOf is what Lambda's Invoke takes from an integration or
-// authorizer URI: the function of
-// arn:aws:apigateway:{region}:lambda:path/2015-03-31/functions/{function}/invocations,
-// or a function ARN as it is.
+// authorizer URI ("" when it names no function).
 func functionOf(uri string) string {
-	const prefix, suffix = "path/2015-03-31/functions/", "/invocations"
-	if i := strings.Index(uri, prefix); i >= 0 && strings.HasPrefix(uri, "arn:") {
-		fn := uri[i+len(prefix):]
-		fn, _ = strings.CutSuffix(fn, suffix)
-		return fn
-	}
-	return uri
+	fn, _ := execute.LambdaFunction(uri)
+	return fn
 }

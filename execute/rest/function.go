@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
 )
 
@@ -34,33 +33,11 @@ type lambdaTarget struct {
 	vars bool
 }
 
-// lambdaInvocations is the path of a Lambda invocation URI around the
-// function.
-const (
-	lambdaPathPrefix = "path/2015-03-31/functions/"
-	lambdaPathSuffix = "/invocations"
-)
-
 // parseLambdaURI parses an integration or authorizer URI.
 func parseLambdaURI(uri string) lambdaTarget {
-	arn, ok := awswire.ParseARN(uri)
-	if !ok || arn.Service != "apigateway" {
-		return lambdaTarget{}
-	}
-	// An API Gateway service ARN names the service in its account field.
-	t := lambdaTarget{service: arn.Account, region: arn.Region}
-	if t.service != "lambda" {
-		return t
-	}
-	fn, ok := strings.CutPrefix(arn.Resource, lambdaPathPrefix)
-	if !ok {
-		return t
-	}
-	if fn, ok = strings.CutSuffix(fn, lambdaPathSuffix); !ok || fn == "" {
-		return t
-	}
-	t.function, t.vars = fn, strings.Contains(fn, "${stageVariables.")
-	return t
+	u := execute.ParseServiceURI(uri)
+	return lambdaTarget{service: u.Service, region: u.Region, function: u.Function,
+		vars: strings.Contains(u.Function, "${stageVariables.")}
 }
 
 // name is the function to invoke, the request's stage variables

@@ -205,7 +205,7 @@ func compileIntegration(cfg *apigatewayv2.Config, in *apigatewayv2.Integration, 
 		out.method = "POST"
 	}
 	if kind == "AWS" || kind == "AWS_PROXY" {
-		out.function, _ = lambdaFunction(in.IntegrationURI)
+		out.function, _ = execute.LambdaFunction(in.IntegrationURI)
 	}
 	if in.TemplateSelectionExpression != "" {
 		out.templateSel = compileExpression(in.TemplateSelectionExpression)
@@ -240,7 +240,7 @@ func compileIntegration(cfg *apigatewayv2.Config, in *apigatewayv2.Integration, 
 
 func compileAuthorizer(a *apigatewayv2.Authorizer) *authorizer {
 	out := &authorizer{id: a.AuthorizerID}
-	out.function, _ = lambdaFunction(a.AuthorizerURI)
+	out.function, _ = execute.LambdaFunction(a.AuthorizerURI)
 	for _, src := range a.IdentitySource {
 		src = strings.TrimSpace(src)
 		switch {

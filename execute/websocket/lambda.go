@@ -4,43 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
-
-	"github.com/cloudemu/emulator/awswire"
 )
-
-// The function URI parser below is execute/rest's parseLambdaURI, copied
-// small: both executors read integration and authorizer URIs the same way
-// (arn:aws:apigateway:{region}:lambda:path/2015-03-31/functions/{function}/invocations).
-
-const (
-	lambdaPathPrefix = "path/2015-03-31/functions/"
-	lambdaPathSuffix = "/invocations"
-)
-
-// lambdaFunction returns what Lambda's Invoke takes from a function URI
-// (an ARN or name with its qualifier); ok is false for a URI that names no
-// function's invocations. A bare function ARN is accepted too, as the
-// spec's CLOUD_PROXY integrations give it.
-func lambdaFunction(uri string) (string, bool) {
-	arn, ok := awswire.ParseARN(uri)
-	if !ok {
-		return "", false
-	}
-	if arn.Service == "lambda" {
-		return uri, true
-	}
-	if arn.Service != "apigateway" || arn.Account != "lambda" {
-		return "", false
-	}
-	fn, ok := strings.CutPrefix(arn.Resource, lambdaPathPrefix)
-	if !ok {
-		return "", false
-	}
-	if fn, ok = strings.CutSuffix(fn, lambdaPathSuffix); !ok || fn == "" {
-		return "", false
-	}
-	return fn, true
-}
 
 // authResult is what a Lambda authorizer answered, read.
 type authResult struct {
