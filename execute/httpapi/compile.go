@@ -251,7 +251,7 @@ func compileIntegration(in *apigatewayv2.Integration) *integration {
 	if out.kind == "AWS_PROXY" {
 		out.function = functionOf(in.IntegrationURI)
 	}
-	out.validURI = validEndpoint(in.IntegrationURI)
+	out.validURI = execute.ValidEndpoint(in.IntegrationURI)
 	out.request = compileMappings(in.RequestParameters)
 	if len(in.ResponseParameters) > 0 {
 		out.response = map[int][]mapping{}

@@ -25,7 +25,7 @@ func (inv *invocation) function(in *integration) {
 	}
 	fn := in.function
 	if strings.Contains(fn, "${stageVariables.") {
-		fn = substituteStageVariables(fn, inv.stage.StageVariables)
+		fn = execute.SubstituteStageVariables(fn, inv.stage.StageVariables)
 	}
 	ev := inv.event(in.version)
 	inv.payload = httpevent.AppendEvent(inv.payload[:0], ev)

@@ -116,13 +116,13 @@ func (inv *invocation) mapResponse(in *integration) {
 func (inv *invocation) targetURL(in *integration) (string, bool) {
 	uri := in.uri
 	if strings.Contains(uri, "${stageVariables.") {
-		uri = substituteStageVariables(uri, inv.stage.StageVariables)
+		uri = execute.SubstituteStageVariables(uri, inv.stage.StageVariables)
 	}
 	if strings.IndexByte(uri, '{') >= 0 {
 		uri = inv.fillPathVariables(uri)
 	}
 	if !in.validURI || uri != in.uri {
-		if !validEndpoint(uri) {
+		if !execute.ValidEndpoint(uri) {
 			return "", false
 		}
 	}
@@ -151,24 +151,6 @@ func joinPath(uri, path string) string {
 		return uri + path + query
 	}
 	return strings.TrimSuffix(uri, "/") + path + query
-}
-
-// validEndpoint reports an absolute http or https URL with a host.
-func validEndpoint(u string) bool {
-	rest, ok := strings.CutPrefix(u, "http://")
-	if !ok {
-		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
-			return false
-		}
-	}
-	host := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		host = rest[:i]
-	}
-	if host == "" || strings.ContainsAny(host, " \t\r\n@") || strings.HasPrefix(host, ":") {
-		return false
-	}
-	return !strings.ContainsAny(u, " \t\r\n")
 }
 
 // mapRequest applies the integration's requestParameters to the backend
@@ -256,28 +238,6 @@ func (inv *invocation) fillPathVariables(uri string) string {
 			}
 		}
 		uri = uri[i+j+1:]
-	}
-}
-
-// substituteStageVariables replaces ${stageVariables.name}; an undefined
-// variable is empty.
-func substituteStageVariables(s string, vars map[string]string) string {
-	const open = "${stageVariables."
-	var b strings.Builder
-	for {
-		i := strings.Index(s, open)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		b.WriteString(vars[s[i+len(open):i+j]])
-		s = s[i+j+1:]
 	}
 }
 

@@ -44,7 +44,7 @@ func parseLambdaURI(uri string) lambdaTarget {
 // substituted.
 func (t lambdaTarget) name(vars map[string]string) string {
 	if t.vars {
-		return substituteStageVariables(t.function, vars)
+		return execute.SubstituteStageVariables(t.function, vars)
 	}
 	return t.function
 }

@@ -219,7 +219,7 @@ func (inv *invocation) http(integ *integration, proxy bool) {
 func (inv *invocation) endpointURL(integ *integration, proxy bool) (string, bool) {
 	uri := integ.uri
 	if strings.Contains(uri, "${stageVariables.") {
-		uri = substituteStageVariables(uri, inv.vars)
+		uri = execute.SubstituteStageVariables(uri, inv.vars)
 	}
 	if strings.IndexByte(uri, '{') >= 0 {
 		uri = inv.fillPlaceholders(uri, integ)
@@ -260,47 +260,7 @@ func (inv *invocation) endpointURL(integ *integration, proxy bool) (string, bool
 		add(inv.req.RawQuery)
 	}
 	out := b.String()
-	return out, validEndpoint(out)
-}
-
-// validEndpoint reports an absolute http or https URL with a host.
-func validEndpoint(u string) bool {
-	rest, ok := strings.CutPrefix(u, "http://")
-	if !ok {
-		if rest, ok = strings.CutPrefix(u, "https://"); !ok {
-			return false
-		}
-	}
-	host := rest
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		host = rest[:i]
-	}
-	if host == "" || strings.ContainsAny(host, " \t\r\n@") || strings.HasPrefix(host, ":") {
-		return false
-	}
-	return !strings.ContainsAny(u, " \t\r\n")
-}
-
-// substituteStageVariables replaces ${stageVariables.name} in an
-// integration URI; an undefined variable is empty.
-func substituteStageVariables(s string, vars map[string]string) string {
-	const open = "${stageVariables."
-	var b strings.Builder
-	for {
-		i := strings.Index(s, open)
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		b.WriteString(vars[s[i+len(open):i+j]])
-		s = s[i+j+1:]
-	}
+	return out, execute.ValidEndpoint(out)
 }
 
 // fillPlaceholders replaces {name} in the URI with the value mapped to

@@ -222,7 +222,7 @@ func (k *call) http(in *integration) result {
 			body = []byte(out)
 		}
 	}
-	req := &execute.BackendRequest{Method: in.method, URL: substituteStageVariables(in.uri, k.t.stage.StageVariables),
+	req := &execute.BackendRequest{Method: in.method, URL: execute.SubstituteStageVariables(in.uri, k.t.stage.StageVariables),
 		Body: body, Timeout: in.timeout,
 		Headers: execute.Headers{{Name: "Content-Type", Value: "application/json"}}}
 	if k.eventType == "CONNECT" {
@@ -260,20 +260,6 @@ func copyHeaders(h execute.Headers) execute.Headers {
 	return out
 }
 
-// substituteStageVariables replaces ${stageVariables.name} in s.
-func substituteStageVariables(s string, vars map[string]string) string {
-	for strings.Contains(s, "${stageVariables.") {
-		i := strings.Index(s, "${stageVariables.")
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			break
-		}
-		name := s[i+len("${stageVariables.") : i+j]
-		s = s[:i] + vars[name] + s[i+j+1:]
-	}
-	return s
-}
-
 // function runs an AWS_PROXY integration (the WebSocket event) or an AWS
 // one (the rendered request template).
 func (k *call) function(in *integration) result {
@@ -299,7 +285,7 @@ func (k *call) function(in *integration) result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), in.timeout)
 	defer cancel()
-	reply, err := f.Invoke(ctx, k.t.scope, substituteStageVariables(in.function, k.t.stage.StageVariables), payload, in.timeout)
+	reply, err := f.Invoke(ctx, k.t.scope, execute.SubstituteStageVariables(in.function, k.t.stage.StageVariables), payload, in.timeout)
 	if err != nil {
 		k.x.log.Info("function integration failed", "requestId", k.requestID, "function", in.function, "error", err)
 		return result{failed: true}
