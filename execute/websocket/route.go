@@ -140,21 +140,11 @@ func (k *call) authorize(a *authorizer) int {
 		k.x.log.Info("authorizer failed", "requestId", k.requestID, "authorizer", a.id, "error", err)
 		return 500
 	}
-	if reply.Error != "" {
-		if functionErrorMessage(reply.Payload) == "Unauthorized" {
-			return 401
-		}
-		return 500
+	res, status := authorizeReply(reply, methodArn)
+	if status == 200 {
+		k.c.authorizer = res
 	}
-	res, ok := parseAuthorizerAnswer(reply.Payload)
-	if !ok {
-		return 500
-	}
-	if !res.allows(methodArn) {
-		return 403
-	}
-	k.c.authorizer = res
-	return 200
+	return status
 }
 
 func (k *call) identityValue(s identitySource) string {

@@ -3,6 +3,7 @@ package websocket
 import (
 	"testing"
 
+	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/vtl"
 )
 
@@ -47,43 +48,30 @@ func TestExpression(t *testing.T) {
 	})
 }
 
-func TestWildcardMatch(t *testing.T) {
+// TestAuthorizeReply: $connect authorizer answers are IAM policies,
+// decided for the connection's method ARN.
+func TestAuthorizeReply(t *testing.T) {
 	arn := "arn:aws:execute-api:us-east-1:000000000000:abc123/dev/$connect"
 	for _, tc := range []struct {
-		pattern string
-		want    bool
+		name, answer, fnErr string
+		status              int
 	}{
-		{arn, true},
-		{"*", true},
-		{"arn:aws:execute-api:us-east-1:000000000000:abc123/*", true},
-		{"arn:aws:execute-api:*:*:abc123/dev/$connect", true},
-		{"arn:aws:execute-api:us-east-1:000000000000:abc123/prod/*", false},
-		{"arn:aws:execute-api:us-east-1:000000000000:abc12?/dev/$connect", true},
-		{"arn:aws:execute-api:us-east-1:000000000000:abc123/dev", false},
-	} {
-		if got := wildcardMatch(tc.pattern, arn); got != tc.want {
-			t.Errorf("wildcardMatch(%q) = %v, want %v", tc.pattern, got, tc.want)
-		}
-	}
-}
-
-func TestParseAuthorizerAnswer(t *testing.T) {
-	arn := "arn:aws:execute-api:us-east-1:000000000000:abc123/dev/$connect"
-	for _, tc := range []struct {
-		name, answer string
-		ok, allows   bool
-	}{
-		{"answer=allow", `{"principalId":"me","policyDocument":{"Statement":[{"Action":"execute-api:Invoke","Effect":"Allow","Resource":"` + arn + `"}]}}`, true, true},
-		{"answer=single-statement", `{"principalId":"me","policyDocument":{"Statement":{"Action":["execute-api:*"],"Effect":"Allow","Resource":["*"]}}}`, true, true},
-		{"answer=deny-wins", `{"policyDocument":{"Statement":[{"Action":"*","Effect":"Allow","Resource":"*"},{"Action":"execute-api:Invoke","Effect":"Deny","Resource":"` + arn + `"}]}}`, true, false},
-		{"answer=other-action", `{"policyDocument":{"Statement":[{"Action":"s3:GetObject","Effect":"Allow","Resource":"*"}]}}`, true, false},
-		{"answer=no-policy", `{"principalId":"me"}`, false, false},
-		{"answer=not-json", `nope`, false, false},
+		{"answer=allow", `{"principalId":"me","context":{"tier":"gold"},"policyDocument":{"Statement":[{"Action":"execute-api:Invoke","Effect":"Allow","Resource":"` + arn + `"}]}}`, "", 200},
+		{"answer=wildcard", `{"principalId":"me","policyDocument":{"Statement":{"Action":["execute-api:*"],"Effect":"Allow","Resource":["arn:aws:execute-api:*:*:abc12?/*"]}}}`, "", 200},
+		{"answer=deny-wins", `{"principalId":"me","policyDocument":{"Statement":[{"Action":"*","Effect":"Allow","Resource":"*"},{"Action":"execute-api:Invoke","Effect":"Deny","Resource":"` + arn + `"}]}}`, "", 403},
+		{"answer=other-action", `{"principalId":"me","policyDocument":{"Statement":[{"Action":"s3:GetObject","Effect":"Allow","Resource":"*"}]}}`, "", 403},
+		{"answer=no-policy", `{"principalId":"me"}`, "", 500},
+		{"answer=not-json", `nope`, "", 500},
+		{"answer=unauthorized", `{"errorMessage":"Unauthorized","errorType":"Exception"}`, "Unhandled", 401},
+		{"answer=raised", `{"errorMessage":"boom","errorType":"Exception"}`, "Unhandled", 500},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, ok := parseAuthorizerAnswer([]byte(tc.answer))
-			if ok != tc.ok || (ok && res.allows(arn) != tc.allows) {
-				t.Fatalf("ok %v, allows %v", ok, ok && res.allows(arn))
+			res, status := authorizeReply(execute.FunctionReply{Payload: []byte(tc.answer), Error: tc.fnErr}, arn)
+			if status != tc.status || (status == 200) != (res != nil) {
+				t.Fatalf("status %d, result %+v", status, res)
+			}
+			if tc.name == "answer=allow" && (res.principalID != "me" || res.context["tier"] != "gold") {
+				t.Fatalf("result %+v", res)
 			}
 		})
 	}
