@@ -104,9 +104,9 @@ func collectStore(ch chan<- prometheus.Metric, sc Scope, s *Store) {
 				v[3] = d.Value
 			case "Stage":
 				v[4] = d.Value
-			case "Method":
+			case "Method", "HttpMethod":
 				v[5] = d.Value
-			case "Resource":
+			case "Resource", "RouteKey":
 				v[6] = d.Value
 			}
 		}

@@ -20,7 +20,7 @@ func TestPrometheus(t *testing.T) {
 		s.RecordREST(RESTRequest{APIName: "pets", Stage: "prod", Method: "GET", Resource: "/pets", Status: st,
 			Latency: time.Duration(i+1) * 3 * time.Millisecond, IntegrationLatency: time.Millisecond})
 	}
-	s.RecordHTTP(HTTPRequest{APIID: "abc123", Stage: "$default", Method: "POST", Resource: "/orders", Status: 201, Latency: 2 * time.Second})
+	s.RecordHTTP(HTTPRequest{APIID: "abc123", Stage: "$default", Method: "POST", RouteKey: "POST /orders", Status: 201, Latency: 2 * time.Second})
 	rt := s.RESTRoute("pets", "prod", "GET", "/pets")
 	for i := 0; i < 9; i++ {
 		rt.Reject(i >= 7)
@@ -62,7 +62,7 @@ func TestPrometheus(t *testing.T) {
 	}
 	for k, want := range map[string]float64{
 		"us-east-1 rest pets prod GET /pets 2xx": 2, "us-east-1 rest pets prod GET /pets 3xx": 1, "us-east-1 rest pets prod GET /pets 4xx": 1,
-		"us-east-1 rest pets prod GET /pets 5xx": 1, "us-east-1 http abc123 $default POST /orders 2xx": 1,
+		"us-east-1 rest pets prod GET /pets 5xx": 1, "us-east-1 http abc123 $default POST POST /orders 2xx": 1,
 		"eu-west-1 rest pets prod   4xx": 1,
 	} {
 		if byClass[k] != want {

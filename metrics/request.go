@@ -41,7 +41,7 @@ var (
 	httpKind = &kind{
 		names: [5]string{"Count", "4xx", "5xx", "Latency", "IntegrationLatency"},
 		units: units,
-		sets:  [3][]string{{"ApiId"}, {"ApiId", "Stage"}, {"ApiId", "Method", "Resource", "Stage"}},
+		sets:  [3][]string{{"ApiId"}, {"ApiId", "Stage"}, {"ApiId", "HttpMethod", "RouteKey", "Stage"}},
 	}
 )
 
@@ -58,11 +58,9 @@ type RESTRequest struct {
 	At                          time.Time // when it was received; zero: the store's clock
 }
 
-// HTTPRequest is one dispatched HTTP API (v2) request. Method and
-// Resource are its route's method and path ("GET", "/items/{id}"); the
-// $default route is "ANY" and "$default".
+// HTTPRequest is one dispatched HTTP API (v2) request.
 type HTTPRequest struct {
-	APIID, Stage, Method, Resource string
+	APIID, Stage, Method, RouteKey string
 	Status                         int
 	Latency, IntegrationLatency    time.Duration
 	At                             time.Time
@@ -78,9 +76,9 @@ func (s *Store) RecordREST(r RESTRequest) {
 }
 
 // RecordHTTP is RecordREST for HTTP APIs (4xx, 5xx; ApiId, Stage,
-// Method, Resource).
+// HttpMethod, RouteKey).
 func (s *Store) RecordHTTP(r HTTPRequest) {
-	s.record(routeKey{httpKind, r.APIID, r.Stage, r.Method, r.Resource}, r.Status, r.Latency, r.IntegrationLatency, r.At)
+	s.record(routeKey{httpKind, r.APIID, r.Stage, r.Method, r.RouteKey}, r.Status, r.Latency, r.IntegrationLatency, r.At)
 }
 
 // APIName is the ApiName dimension AWS publishes: the name without its
@@ -141,8 +139,8 @@ func (s *Store) RESTRoute(apiName, stage, method, resource string) Route {
 }
 
 // HTTPRoute returns the handle of an HTTP API route (see HTTPRequest).
-func (s *Store) HTTPRoute(apiID, stage, method, resource string) Route {
-	return Route{s.route(routeKey{httpKind, apiID, stage, method, resource})}
+func (s *Store) HTTPRoute(apiID, stage, method, key string) Route {
+	return Route{s.route(routeKey{httpKind, apiID, stage, method, key})}
 }
 
 // Record is RecordREST or RecordHTTP for the route; at MUST NOT be zero
@@ -222,9 +220,9 @@ func (s *Store) newRoute(k routeKey) *group {
 		vals["Stage"] = k.stage
 		for _, n := range k.kind.sets[2] {
 			switch n {
-			case "Method":
+			case "Method", "HttpMethod":
 				vals[n] = k.verb
-			case "Resource":
+			case "Resource", "RouteKey":
 				vals[n] = k.res
 			}
 		}

@@ -105,8 +105,8 @@ func TestRecordRESTAggregates(t *testing.T) {
 
 func TestRecordHTTPNames(t *testing.T) {
 	s, _ := newTestStore(t)
-	s.RecordHTTP(HTTPRequest{APIID: "a1b2c3", Stage: "$default", Method: "GET", Resource: "/items", Status: 503, Latency: time.Millisecond})
-	dps := stats(t, s, "CLOUD/ApiGateway", "5xx", []Dimension{{"ApiId", "a1b2c3"}, {"Stage", "$default"}, {"Method", "GET"}, {"Resource", "/items"}}, t0, t0.Add(time.Minute), 60)
+	s.RecordHTTP(HTTPRequest{APIID: "a1b2c3", Stage: "$default", Method: "GET", RouteKey: "GET /items", Status: 503, Latency: time.Millisecond})
+	dps := stats(t, s, "CLOUD/ApiGateway", "5xx", []Dimension{{"ApiId", "a1b2c3"}, {"Stage", "$default"}, {"HttpMethod", "GET"}, {"RouteKey", "GET /items"}}, t0, t0.Add(time.Minute), 60)
 	if len(dps) != 1 || dps[0].Statistics[0] != 1 {
 		t.Fatalf("5xx datapoints %+v", dps)
 	}
@@ -114,10 +114,10 @@ func TestRecordHTTPNames(t *testing.T) {
 
 func TestRecordHTTPCoarseSets(t *testing.T) {
 	s, _ := newTestStore(t)
-	for _, r := range [][2]string{{"GET", "/items"}, {"POST", "/items"}, {"GET", "/items"}, {"ANY", "$default"}} {
-		s.HTTPRoute("api1", "prod", r[0], r[1]).Record(200, time.Millisecond, 0, t0)
+	for _, rk := range []string{"GET /items", "POST /items", "GET /items", "$default"} {
+		s.HTTPRoute("api1", "prod", rk[:min(len(rk), 4)], rk).Record(200, time.Millisecond, 0, t0)
 	}
-	s.RecordHTTP(HTTPRequest{APIID: "api1", Stage: "dev", Method: "GET", Resource: "/items", Status: 429, At: t0})
+	s.RecordHTTP(HTTPRequest{APIID: "api1", Stage: "dev", Method: "GET", RouteKey: "GET /items", Status: 429, At: t0})
 	for _, tc := range []struct {
 		name  string
 		dims  []Dimension
@@ -126,7 +126,7 @@ func TestRecordHTTPCoarseSets(t *testing.T) {
 	}{
 		{"set=api", []Dimension{{"ApiId", "api1"}}, 5, 1},
 		{"set=stage", []Dimension{{"ApiId", "api1"}, {"Stage", "prod"}}, 4, 0},
-		{"set=route", []Dimension{{"ApiId", "api1"}, {"Stage", "prod"}, {"Method", "GET"}, {"Resource", "/items"}}, 2, 0},
+		{"set=route", []Dimension{{"ApiId", "api1"}, {"Stage", "prod"}, {"HttpMethod", "GET "}, {"RouteKey", "GET /items"}}, 2, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := stats(t, s, "AWS/ApiGateway", "Count", tc.dims, t0, t0.Add(time.Minute), 60)

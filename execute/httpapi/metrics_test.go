@@ -12,7 +12,7 @@ import (
 )
 
 // TestMetrics: HTTP API requests are recorded under ApiId, ApiId+Stage and
-// ApiId+Method+Resource+Stage with HTTP APIs' metric names (4xx and 5xx in lower
+// ApiId+HttpMethod+RouteKey+Stage with HTTP APIs' metric names (4xx and 5xx in lower
 // case); a request that matched no route counts in the coarser sets only.
 func TestMetrics(t *testing.T) {
 	f := newFixture(t)
@@ -55,10 +55,10 @@ func TestMetrics(t *testing.T) {
 	}{
 		{"Count", []string{"ApiId", f.api}, 5},
 		{"Count", []string{"ApiId", f.api, "Stage", "$default"}, 5},
-		{"Count", []string{"ApiId", f.api, "Method", "GET", "Resource", "/ok", "Stage", "$default"}, 3},
+		{"Count", []string{"ApiId", f.api, "HttpMethod", "GET", "RouteKey", "GET /ok", "Stage", "$default"}, 3},
 		{"5xx", []string{"ApiId", f.api}, 1},
 		{"4xx", []string{"ApiId", f.api, "Stage", "$default"}, 1},
-		{"5xx", []string{"ApiId", f.api, "Method", "GET", "Resource", "/broken", "Stage", "$default"}, 1},
+		{"5xx", []string{"ApiId", f.api, "HttpMethod", "GET", "RouteKey", "GET /broken", "Stage", "$default"}, 1},
 	} {
 		if got := sum(c.metric, c.dims...); got != c.want {
 			t.Errorf("%s %v: %v, want %v", c.metric, c.dims, got, c.want)

@@ -102,11 +102,11 @@ func (inv *invocation) routeMetric() metrics.Route {
 	if h := inv.route.metrics.p.Load(); h != nil && h.gen == gen && h.stage == inv.stage.StageName {
 		return h.route
 	}
-	method, resource, ok := cutKey(inv.route.key)
+	method, _, ok := cutKey(inv.route.key)
 	if !ok {
-		method, resource = "ANY", inv.route.key // $default
+		method = "ANY" // $default
 	}
-	r := m.Of(inv.scope.Account, inv.scope.Region).HTTPRoute(inv.api.API.APIID, inv.stage.StageName, method, resource)
+	r := m.Of(inv.scope.Account, inv.scope.Region).HTTPRoute(inv.api.API.APIID, inv.stage.StageName, method, inv.route.key)
 	inv.route.metrics.p.Store(&metricsHandle{gen: gen, stage: inv.stage.StageName, route: r})
 	return r
 }
