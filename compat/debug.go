@@ -229,6 +229,11 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_METRICS_RETENTION", "MetricsRetention"},
 	{"EMULATOR_LAMBDA_MAX_CONCURRENCY", "LambdaMaxConcurrency"},
 	{"EMULATOR_LAMBDA_IDLE_TIMEOUT", "LambdaIdleTimeout"},
+	{"EMULATOR_WEBSOCKET_FRAME_BYTES", "WebSocketFrameBytes"},
+	{"EMULATOR_WEBSOCKET_MESSAGE_BYTES", "WebSocketMessageBytes"},
+	{"EMULATOR_WEBSOCKET_IDLE_TIMEOUT", "WebSocketIdleTimeout"},
+	{"EMULATOR_WEBSOCKET_MAX_AGE", "WebSocketMaxAge"},
+	{"EMULATOR_WEBSOCKET_SEND_QUEUE", "WebSocketSendQueue"},
 }
 
 // secretWords mark a variable whose value the debug endpoints never show.
