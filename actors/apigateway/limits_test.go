@@ -174,6 +174,11 @@ func TestKeyLimitsUnderLoad(t *testing.T) {
 			}
 		}()
 	}
+	// The takers run before the first resize (they may not have been
+	// scheduled yet when the updates end).
+	for deadline := time.Now().Add(5 * time.Second); admitted.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	for _, burst := range []string{"50", "150", "80"} {
 		if _, err := s.UpdateUsagePlan(keysScope, plan.Plan.ID, []PatchOp{
 			{Op: "replace", Path: "/throttle/burstLimit", Value: keysPtr(burst)}}); err != nil {
