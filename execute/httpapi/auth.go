@@ -134,6 +134,9 @@ func (inv *invocation) authorizeLambda(a *authorizer) bool {
 	}
 	answer, outcome := httpevent.Authorize(reply, a.simple, arn)
 	if answer != nil && cacheable {
+		// The identity values alias the request's buffers: the kept key
+		// owns a copy.
+		key.identity = strings.Clone(key.identity)
 		inv.ex.cacheAuth(key, authEntry{answer: answer, expires: inv.ex.o.Now().Add(a.ttl)})
 	}
 	return inv.decide(answer, outcome)
