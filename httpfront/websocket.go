@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fasthttp/websocket"
@@ -180,9 +182,12 @@ func (s *Server) upgrade(ws WebSocket, c net.Conn, conn *wsexec.Conn, up *http.R
 		s.log.Debug("WebSocket upgrade failed", "connectionId", conn.ID, "error", err)
 		return
 	}
-	sock := &wsSocket{ws: ws, conn: conn, c: wc, raw: raw, queueMax: lim.SendQueue,
-		idle: lim.IdleTimeout, maxAge: lim.MaxAge, closeCode: 1006}
+	sock := &wsSocket{log: s.log, ws: ws, conn: conn, c: wc, raw: raw, queueMax: lim.SendQueue,
+		idle: lim.IdleTimeout, maxAge: lim.MaxAge, closeCode: 1006, opened: time.Now()}
+	sock.active.Store(sock.opened.UnixNano())
+	sock.mu.Lock()
 	sock.timer = time.AfterFunc(lim.IdleTimeout, sock.checkIdle)
+	sock.mu.Unlock()
 	ws.Open(conn, sock)
 	go sock.read(int64(lim.MessageBytes))
 }
@@ -242,8 +247,10 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 	}
 	if n > 0 {
 		if e := g.observe(p[:n]); e != nil {
+			// The messages before the oversized frame are still
+			// delivered; the next read fails.
 			g.err = e
-			return 0, e
+			return n, nil
 		}
 	}
 	return n, err
@@ -309,6 +316,7 @@ type outFrame struct {
 // and an idle connection runs no writer. It implements
 // execute/websocket.Socket.
 type wsSocket struct {
+	log  *slog.Logger
 	ws   WebSocket
 	conn *wsexec.Conn
 	c    *websocket.Conn
@@ -316,13 +324,17 @@ type wsSocket struct {
 
 	queueMax     int
 	idle, maxAge time.Duration
-	timer        *time.Timer
+	// opened and active (unix ns) are the wall clock's, for the idle and
+	// age quotas: the emulator's clock may be frozen.
+	opened time.Time
+	active atomic.Int64
 
 	mu       sync.Mutex
 	queue    []outFrame
 	draining bool
 	closing  bool // a close is queued or sent
 	closed   bool // the reader ended
+	timer    *time.Timer
 	// closeCode and closeReason are what $disconnect reports: the
 	// client's close, the emulator's, or 1006.
 	closeCode   int
@@ -395,6 +407,7 @@ func (s *wsSocket) drain() {
 				kind = websocket.BinaryMessage
 			}
 			err = s.c.WriteMessage(kind, f.data)
+			s.active.Store(time.Now().UnixNano())
 		}
 		if err != nil {
 			// A client that does not read ends its connection.
@@ -406,21 +419,38 @@ func (s *wsSocket) drain() {
 // checkIdle closes the connection once it was idle or open too long.
 func (s *wsSocket) checkIdle() {
 	now := time.Now()
-	deadline := s.conn.LastActive().Add(s.idle)
-	if age := s.conn.ConnectedAt().Add(s.maxAge); age.Before(deadline) {
+	deadline := time.Unix(0, s.active.Load()).Add(s.idle)
+	if age := s.opened.Add(s.maxAge); age.Before(deadline) {
 		deadline = age
 	}
 	if !now.Before(deadline) {
 		s.Close(1001, "Going away")
 		return
 	}
-	s.timer.Reset(deadline.Sub(now))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.timer.Reset(deadline.Sub(now))
+	}
 }
 
 // read is the connection's reader: one message at a time, each run to its
 // end before the next is read.
 func (s *wsSocket) read(limit int64) {
 	defer s.finish()
+	defer func() {
+		// A failure in a message's handling ends this connection, not
+		// the emulator.
+		if r := recover(); r != nil {
+			s.log.Error("panic while serving a WebSocket message", "connectionId", s.conn.ID, "panic", fmt.Sprint(r),
+				"stack", string(debug.Stack()))
+			s.mu.Lock()
+			s.closing, s.closeCode, s.closeReason = true, 1011, "Internal server error"
+			s.mu.Unlock()
+			_ = s.c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(1011, "Internal server error"),
+				time.Now().Add(time.Second))
+		}
+	}()
 	s.c.SetReadLimit(limit)
 	s.c.SetCloseHandler(func(code int, text string) error {
 		s.mu.Lock()
@@ -446,6 +476,7 @@ func (s *wsSocket) read(limit int64) {
 			s.readFailed(err)
 			return
 		}
+		s.active.Store(time.Now().UnixNano())
 		s.ws.Message(s.conn, data, kind == websocket.BinaryMessage)
 	}
 }
@@ -477,10 +508,16 @@ func (s *wsSocket) finish() {
 	clear(s.queue)
 	s.queue = nil
 	code, reason := s.closeCode, s.closeReason
-	s.mu.Unlock()
 	if s.timer != nil {
 		s.timer.Stop()
 	}
+	s.mu.Unlock()
 	_ = s.raw.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic while running $disconnect", "connectionId", s.conn.ID, "panic", fmt.Sprint(r),
+				"stack", string(debug.Stack()))
+		}
+	}()
 	s.ws.Disconnect(s.conn, code, reason)
 }

@@ -286,11 +286,7 @@ func (e *Emulator) detach() {
 
 // Reset wipes every resource of every service, the persistent store too.
 func (e *Emulator) Reset() error {
-	for _, s := range e.services {
-		if s.Sockets != nil {
-			_ = s.Sockets.Close()
-		}
-	}
+	e.closeSockets()
 	e.detach()
 	e.metrics.Reset()
 	if err := e.store.Wipe(); err != nil {
@@ -298,6 +294,16 @@ func (e *Emulator) Reset() error {
 	}
 	e.log.Info("state reset")
 	return nil
+}
+
+// closeSockets closes every open WebSocket connection (fasthttp's
+// shutdown leaves hijacked connections alone), running their $disconnect.
+func (e *Emulator) closeSockets() {
+	for _, s := range e.services {
+		if s.Sockets != nil {
+			_ = s.Sockets.Close()
+		}
+	}
 }
 
 // Shutdown drains in-flight requests (bounded by ctx), stops every owner and
@@ -308,6 +314,8 @@ func (e *Emulator) Shutdown(ctx context.Context) error {
 		if err := e.server.FastHTTP().ShutdownWithContext(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			e.shutdownErr = err
 		}
+		// Before the owners go: $disconnect runs against the API.
+		e.closeSockets()
 		e.detach()
 		for _, s := range e.services {
 			if s.Close == nil {

@@ -204,7 +204,7 @@ func apigatewayv2Service(env Env) Service {
 			_, _, ok := svc.APIByID(strings.ToLower(id), region)
 			return ok
 		}},
-		Sockets: ws, Close: ws.Close}
+		Sockets: ws}
 }
 
 // v2Executor sends each request to the executor of its API's protocol.

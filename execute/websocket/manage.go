@@ -3,9 +3,9 @@ package websocket
 import (
 	"net/url"
 	"strings"
-
 	"unicode/utf8"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
 )
 
@@ -25,6 +25,10 @@ func (x *Executor) Serve(req *execute.Request, resp *execute.Response) {
 		return
 	}
 	resp.Headers = append(resp.Headers, execute.Header{Name: "x-amzn-RequestId", Value: req.RequestID})
+	if req.Method != "POST" && req.Method != "GET" && req.Method != "DELETE" {
+		manageError(resp, 403, "ForbiddenException", `{"message":"Forbidden"}`)
+		return
+	}
 	if _, ok := x.resolve(req.APIID, req.Region, req.Stage); !ok {
 		manageError(resp, 403, "ForbiddenException", `{"message":"Forbidden"}`)
 		return
@@ -58,17 +62,15 @@ func (x *Executor) Serve(req *execute.Request, resp *execute.Response) {
 		b := append(resp.Body, `{"connectedAt":"`...)
 		b = c.connectedAt.UTC().AppendFormat(b, isoMillis)
 		b = append(b, `","identity":{"sourceIp":`...)
-		b = appendJSONString(b, c.sourceIP)
+		b = awswire.AppendString(b, c.sourceIP)
 		b = append(b, `,"userAgent":`...)
-		b = appendJSONString(b, c.userAgent)
+		b = awswire.AppendString(b, c.userAgent)
 		b = append(b, `},"lastActiveAt":"`...)
 		b = c.LastActive().UTC().AppendFormat(b, isoMillis)
 		resp.Body = append(b, `"}`...)
 	case "DELETE":
 		s.Close(1000, "")
 		resp.Status = 204
-	default:
-		manageError(resp, 403, "ForbiddenException", `{"message":"Forbidden"}`)
 	}
 }
 
@@ -97,20 +99,3 @@ func connectionPath(p string) (string, bool) {
 	return id, true
 }
 
-// appendJSONString appends s as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, '"')
-}

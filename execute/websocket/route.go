@@ -84,7 +84,7 @@ func (x *Executor) Connect(req *execute.Request, resp *execute.Response) (conn *
 		resp.Body = append(resp.Body, res.body...)
 		return nil, true
 	}
-	if p, ok := res.headers.Get("Sec-WebSocket-Protocol"); ok {
+	if p, ok := res.headers.Get("Sec-WebSocket-Protocol"); ok && validProtocol(p) {
 		c.protocol = p
 	}
 	return c, true
@@ -257,4 +257,17 @@ func (x *Executor) Disconnect(c *Conn, code int, reason string) {
 			x.log.Debug("$disconnect integration failed", "connectionId", c.ID, "requestId", k.requestID)
 		}
 	})
+}
+
+// validProtocol reports a Sec-WebSocket-Protocol value of tokens (RFC
+// 6455 §4.1, comma-separated): a function's answer goes into the
+// handshake as it is, so it may not carry a line break.
+func validProtocol(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c < ' ' || c >= 0x7f || strings.IndexByte("()<>@;:\\\"/[]?={}", c) >= 0 {
+			return false
+		}
+	}
+	return p != ""
 }
