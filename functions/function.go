@@ -1,6 +1,7 @@
 package functions
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
@@ -135,7 +136,9 @@ func newInvocation(fn *Function, in Invocation) *invocation {
 	inv := &invocation{
 		id: in.RequestID, arn: fn.ARN, traceID: in.TraceID, version: fn.version(),
 		clientContext: in.ClientContext, cognitoIdentity: in.CognitoIdentity,
-		payload: in.Payload, done: make(chan answer, 1),
+		// A copy: the runtime may still be writing it to the function
+		// after a caller that stopped waiting reused its buffer.
+		payload: bytes.Clone(in.Payload), done: make(chan answer, 1),
 	}
 	if inv.id == "" {
 		inv.id = awswire.UUID() // random (version 4), as Lambda's request ids are

@@ -77,7 +77,8 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	e.metrics = metrics.NewRegions(metrics.Config{HighResRetention: cfg.MetricsRetention.High,
 		LowResRetention: cfg.MetricsRetention.Low, Now: now})
 	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg, Metrics: e.metrics,
-		Functions: &functionInvoker{}, Accounts: &accountBuckets{}}
+		Functions: &functionInvoker{}, Accounts: &accountBuckets{},
+		Admission: execute.NewAdmission(cfg.MaxExecutions)}
 	for _, build := range registry {
 		e.services = append(e.services, build(env))
 	}

@@ -106,6 +106,9 @@ type Env struct {
 	// Accounts are API Gateway's account limits, shared by REST and HTTP
 	// APIs as on AWS (the REST service keeps the buckets).
 	Accounts *accountBuckets
+	// Admission caps the requests to deployed APIs served at once, of
+	// every kind together (EMULATOR_MAX_EXECUTIONS).
+	Admission *execute.Admission
 }
 
 // accountBuckets is the REST service's AccountBucket for the HTTP API
@@ -152,7 +155,7 @@ func backupService(env Env) Service {
 func apigatewayService(env Env) Service {
 	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
 	opts := rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
-		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now,
+		Admission: env.Admission, Log: env.Log, Now: env.Now,
 		EnforceThrottle: env.Config.EnforceGatewayThrottle, Metrics: env.Metrics,
 		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
 			Burst: int64(env.Config.AccountThrottleBurst)}}
@@ -182,7 +185,7 @@ func apigatewayv2Service(env Env) Service {
 	}
 	endpoint(env.Config.Port)
 	opts := httpapi.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
-		Admission: execute.NewAdmission(env.Config.MaxExecutions), Log: env.Log, Now: env.Now,
+		Admission: env.Admission, Log: env.Log, Now: env.Now,
 		EnforceThrottle: env.Config.EnforceGatewayThrottle, Metrics: env.Metrics,
 		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
 			Burst: int64(env.Config.AccountThrottleBurst)}}

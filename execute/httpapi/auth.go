@@ -2,10 +2,13 @@ package httpapi
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"strings"
 	"time"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/execute/httpevent"
 	"github.com/cloudemu/emulator/execute/jwtauth"
@@ -108,8 +111,8 @@ func (inv *invocation) authorizeLambda(a *authorizer) bool {
 	cacheable := a.ttl > 0 && len(identity) > 0
 	var key authKey
 	if cacheable {
-		key = authKey{account: inv.scope.Account, api: inv.api.API.APIID, stage: inv.stage.StageName,
-			authorizer: a.id, identity: strings.Join(identity, "\x00")}
+		key = authKey{scope: inv.scope, api: inv.api.API.APIID, stage: inv.stage.StageName,
+			authorizer: a.id, identity: identityDigest(identity)}
 		if e, ok := inv.ex.auths.Load(key); ok && inv.ex.o.Now().Before(e.expires) {
 			return inv.decide(e.answer, e.answer.Decide(arn))
 		}
@@ -134,9 +137,6 @@ func (inv *invocation) authorizeLambda(a *authorizer) bool {
 	}
 	answer, outcome := httpevent.Authorize(reply, a.simple, arn)
 	if answer != nil && cacheable {
-		// The identity values alias the request's buffers: the kept key
-		// owns a copy.
-		key.identity = strings.Clone(key.identity)
 		inv.ex.cacheAuth(key, authEntry{answer: answer, expires: inv.ex.o.Now().Add(a.ttl)})
 	}
 	return inv.decide(answer, outcome)
@@ -158,9 +158,26 @@ func (inv *invocation) decide(answer *httpevent.AuthorizerAnswer, o httpevent.Ou
 	return false
 }
 
-// authKey names a cached Lambda authorizer answer.
+// authKey names a cached Lambda authorizer answer. The identity values
+// are kept as a digest: they come from the client (up to a header's size
+// each), and the digest of their lengths and bytes tells them apart.
 type authKey struct {
-	account, api, stage, authorizer, identity string
+	scope                  awswire.Scope
+	api, stage, authorizer string
+	identity               [sha256.Size]byte
+}
+
+func identityDigest(values []string) [sha256.Size]byte {
+	h := sha256.New()
+	var n [8]byte
+	for _, v := range values {
+		binary.BigEndian.PutUint64(n[:], uint64(len(v)))
+		h.Write(n[:])
+		h.Write([]byte(v))
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
 }
 
 type authEntry struct {
@@ -183,7 +200,7 @@ func (e *Executor) cacheAuth(k authKey, v authEntry) {
 // stage (ResetAuthorizersCache).
 func (e *Executor) ResetAuthorizersCache(account, apiID, stage string) {
 	e.auths.Range(func(k authKey, _ authEntry) bool {
-		if k.account == account && k.api == apiID && k.stage == stage {
+		if k.scope.Account == account && k.api == apiID && k.stage == stage {
 			e.auths.Delete(k)
 		}
 		return true

@@ -188,21 +188,47 @@ func splitPath(p string) []string {
 	return strings.Split(p, "/")
 }
 
-// match finds the route of method and path (cut into segs) by AWS's priority:
-// literal segments before variables, a full match before a greedy one
-// (the deepest greedy first), the method's route before ANY. vals gets
-// the variables' values in path order.
-func (n *node) match(method, path string, segs []string, i int, vals []string) (*route, []string) {
+// match finds the route of method and path (cut into segs) by AWS's
+// priority: a full match (literal segments before variables, the
+// method's route before ANY) before a greedy one, the deepest greedy
+// first. vals gets the variables' values in path order.
+func (n *node) match(method, path string, segs []string, vals []string) (*route, []string) {
+	if r, v := n.full(method, segs, 0, vals); r != nil {
+		return r, v
+	}
+	return n.greedyMatch(method, path, segs, 0, vals)
+}
+
+// full is a match without greedy variables.
+func (n *node) full(method string, segs []string, i int, vals []string) (*route, []string) {
 	if i == len(segs) {
 		return pick(n.routes, method), vals
 	}
 	if c := n.literal[segs[i]]; c != nil {
-		if r, v := c.match(method, path, segs, i+1, vals); r != nil {
+		if r, v := c.full(method, segs, i+1, vals); r != nil {
 			return r, v
 		}
 	}
 	if c := n.variable; c != nil && segs[i] != "" {
-		if r, v := c.match(method, path, segs, i+1, append(vals, segs[i])); r != nil {
+		if r, v := c.full(method, segs, i+1, append(vals, segs[i])); r != nil {
+			return r, v
+		}
+	}
+	return nil, vals
+}
+
+// greedyMatch is a match ending in a greedy variable, the deepest first.
+func (n *node) greedyMatch(method, path string, segs []string, i int, vals []string) (*route, []string) {
+	if i == len(segs) {
+		return nil, vals
+	}
+	if c := n.literal[segs[i]]; c != nil {
+		if r, v := c.greedyMatch(method, path, segs, i+1, vals); r != nil {
+			return r, v
+		}
+	}
+	if c := n.variable; c != nil && segs[i] != "" {
+		if r, v := c.greedyMatch(method, path, segs, i+1, append(vals, segs[i])); r != nil {
 			return r, v
 		}
 	}
@@ -269,7 +295,9 @@ func compileAuthorizer(a *apigatewayv2.Authorizer) *authorizer {
 	out := &authorizer{id: a.AuthorizerID, jwt: a.AuthorizerType == "JWT",
 		version: a.AuthorizerPayloadFormatVersion, simple: a.EnableSimpleResponses}
 	for _, s := range a.IdentitySource {
-		if src, ok := parseSource(s); ok {
+		// Identity sources are headers, query strings, context and
+		// stage variables, never the body.
+		if src, ok := parseSource(s); ok && src.kind != srcBody && src.kind != srcPath {
 			out.identity = append(out.identity, src)
 		}
 	}

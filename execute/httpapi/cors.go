@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,7 @@ type corsConfig struct {
 	anyOrigin   bool
 	origins     []string // lowercase
 	methods     string   // as answered to a preflight; "" with anyMethod
+	methodList  []string // the allowed methods, upper case
 	anyMethod   bool
 	headers     string
 	anyHeader   bool
@@ -36,24 +38,16 @@ func compileCORS(c *apigatewayv2.Cors) *corsConfig {
 		}
 		out.origins = append(out.origins, strings.ToLower(strings.TrimSuffix(o, "/")))
 	}
-	out.anyMethod = contains(c.AllowMethods, "*")
+	out.anyMethod = slices.Contains(c.AllowMethods, "*")
 	out.methods = strings.ToUpper(strings.Join(c.AllowMethods, ","))
-	out.anyHeader = contains(c.AllowHeaders, "*")
+	out.methodList = strings.Split(out.methods, ",")
+	out.anyHeader = slices.Contains(c.AllowHeaders, "*")
 	out.headers = strings.ToLower(strings.Join(c.AllowHeaders, ","))
 	out.expose = strings.ToLower(strings.Join(c.ExposeHeaders, ","))
 	if c.MaxAge != nil && *c.MaxAge >= 0 {
 		out.maxAge = strconv.FormatInt(*c.MaxAge, 10)
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // allows reports whether origin may call: "*", the exact origin, or a
@@ -110,7 +104,7 @@ func (inv *invocation) preflight() bool {
 	if c.anyMethod {
 		allowMethods = strings.ToUpper(method)
 	}
-	if !c.anyMethod && !contains(strings.Split(c.methods, ","), strings.ToUpper(method)) {
+	if !c.anyMethod && !slices.Contains(c.methodList, strings.ToUpper(method)) {
 		return true
 	}
 	resp.Headers = append(resp.Headers, execute.Header{Name: "access-control-allow-origin", Value: c.allowOrigin(origin)},

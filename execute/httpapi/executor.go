@@ -191,7 +191,7 @@ func (inv *invocation) serve() {
 		return
 	}
 	inv.segs = appendSegments(inv.segs[:0], inv.path)
-	inv.route, inv.vals = inv.dep.root.match(req.Method, inv.path, inv.segs, 0, inv.vals[:0])
+	inv.route, inv.vals = inv.dep.root.match(req.Method, inv.path, inv.segs, inv.vals[:0])
 	if inv.route == nil {
 		inv.route = inv.dep.defaultRoute
 	}

@@ -67,7 +67,7 @@ func (inv *invocation) event(version string) *httpevent.Request {
 	ev.Method = req.Method
 	ev.RawPath = decodePath(inv.rawPath)
 	ev.Path = ev.RawPath
-	if _, path, ok := cutKey(inv.route.key); ok {
+	if _, path, ok := strings.Cut(inv.route.key, " "); ok {
 		ev.Resource = path
 	}
 	ev.RawQuery = req.RawQuery

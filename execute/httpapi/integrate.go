@@ -82,7 +82,7 @@ func (inv *invocation) httpProxy(in *integration) {
 	resp.Reset()
 	resp.Status = inv.br.Status
 	for _, h := range inv.br.Headers {
-		if execute.IsHopHeader(h.Name) || strings.EqualFold(h.Name, "Content-Length") {
+		if isHopByHop(h.Name) || strings.EqualFold(h.Name, "Content-Length") {
 			continue
 		}
 		resp.Headers = append(resp.Headers, h)
@@ -90,6 +90,17 @@ func (inv *invocation) httpProxy(in *integration) {
 	inv.mapResponse(in)
 	resp.Headers = append(resp.Headers, execute.Header{Name: "apigw-requestid", Value: inv.requestID})
 	resp.Body = append(resp.Body, inv.br.Body...)
+}
+
+// isHopByHop reports a response header that belongs to one connection
+// (RFC 9110 §7.6.1), which a proxy does not pass on.
+func isHopByHop(name string) bool {
+	for _, h := range [...]string{"Connection", "Keep-Alive", "Proxy-Connection", "Transfer-Encoding", "Upgrade", "TE", "Trailer"} {
+		if strings.EqualFold(name, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // mapResponse applies the integration's responseParameters for the
@@ -126,8 +137,11 @@ func (inv *invocation) targetURL(in *integration) (string, bool) {
 			return "", false
 		}
 	}
-	if inv.route.method == "" && inv.path != "/" { // $default: the whole path goes on
+	switch {
+	case inv.route.method == "" && inv.path != "/": // $default: the whole path goes on
 		uri = joinPath(uri, inv.path)
+	case !hasPath(uri):
+		uri = joinPath(uri, "/")
 	}
 	if q := inv.req.RawQuery; q != "" {
 		if strings.IndexByte(uri, '?') >= 0 {
@@ -146,54 +160,84 @@ func joinPath(uri, path string) string {
 	if i := strings.IndexByte(uri, '?'); i >= 0 {
 		uri, query = uri[:i], uri[i:]
 	}
-	// The path of "http://host" is "": the host ends at the third slash.
-	if rest := uri[strings.Index(uri, "//")+2:]; strings.IndexByte(rest, '/') < 0 {
+	if !hasPath(uri) {
 		return uri + path + query
 	}
 	return strings.TrimSuffix(uri, "/") + path + query
 }
 
+// hasPath reports whether an absolute URL has a path: the host of
+// "http://host" or "http://host?q" ends at no slash.
+func hasPath(uri string) bool {
+	rest := uri[strings.Index(uri, "//")+2:]
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
+	return strings.IndexByte(rest, '/') >= 0
+}
+
 // mapRequest applies the integration's requestParameters to the backend
-// request: headers and query strings appended, overwritten or removed, the
-// path overwritten.
+// request: headers and query parameters appended, overwritten or removed
+// (the others left as the client sent them), the path overwritten.
 func (inv *invocation) mapRequest(in *integration, target string) string {
 	bq := &inv.backendReq
-	u, err := url.Parse(target)
-	if err != nil {
-		return target
-	}
-	query := u.Query()
-	queryChanged := false
+	base, query, _ := strings.Cut(target, "?")
 	for _, m := range in.request {
 		v, found := inv.render(m.value)
 		switch m.target {
 		case "header":
 			bq.Headers = applyHeader(bq.Headers, m, v, found)
 		case "querystring":
-			switch {
-			case m.action == "remove":
-				query.Del(m.name)
-			case !found:
-				continue
-			case m.action == "overwrite":
-				query.Set(m.name, v)
-			case m.action == "append":
-				query.Add(m.name, v)
-			}
-			queryChanged = true
+			query = editQuery(query, m, v, found)
 		case "path":
 			if m.action == "overwrite" && found {
 				if !strings.HasPrefix(v, "/") {
 					v = "/" + v
 				}
-				u.Path, u.RawPath = v, ""
+				base = origin(base) + (&url.URL{Path: v}).EscapedPath()
 			}
 		}
 	}
-	if queryChanged {
-		u.RawQuery = query.Encode()
+	if query == "" {
+		return base
 	}
-	return u.String()
+	return base + "?" + query
+}
+
+// origin is "scheme://host[:port]" of an absolute URL without query.
+func origin(u string) string {
+	rest := u[strings.Index(u, "//")+2:]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return u[:len(u)-len(rest)+i]
+	}
+	return u
+}
+
+// editQuery applies one querystring mapping to a raw query: the
+// parameters of other names stay as they were sent.
+func editQuery(raw string, m mapping, v string, found bool) string {
+	if m.action != "remove" && !found {
+		return raw
+	}
+	if m.action == "remove" || m.action == "overwrite" {
+		var kept []string
+		for _, pair := range strings.Split(raw, "&") {
+			name, _, _ := strings.Cut(pair, "=")
+			if n, err := url.QueryUnescape(name); pair == "" || (err == nil && n == m.name) || name == m.name {
+				continue
+			}
+			kept = append(kept, pair)
+		}
+		raw = strings.Join(kept, "&")
+	}
+	if m.action == "remove" {
+		return raw
+	}
+	pair := url.QueryEscape(m.name) + "=" + url.QueryEscape(v)
+	if raw == "" {
+		return pair
+	}
+	return raw + "&" + pair
 }
 
 // applyHeader applies one header mapping.

@@ -64,37 +64,60 @@ func parseSource(s string) (source, bool) {
 type value []source
 
 // parseValue reads a mapping value: one source ("$request.header.x"), or
-// text with ${request.header.x} references, or plain text.
+// text with references, "${request.header.x}" or "$request.header.x" (a
+// reference's name runs to the first character that is not a letter,
+// digit, ".", "_" or "-"), or plain text.
 func parseValue(s string) value {
 	if src, ok := parseSource(s); ok {
 		return value{src}
 	}
 	var out value
-	for {
-		i := strings.Index(s, "${")
-		if i < 0 {
-			break
+	lit := 0 // start of the pending literal text
+	flush := func(end int) {
+		if end > lit {
+			out = append(out, source{kind: srcLiteral, name: s[lit:end]})
 		}
-		j := strings.IndexByte(s[i:], '}')
-		if j < 0 {
-			break
-		}
-		src, ok := parseSource("$" + s[i+2:i+j])
-		if !ok {
-			out = append(out, source{kind: srcLiteral, name: s[:i+j+1]})
-			s = s[i+j+1:]
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
 			continue
 		}
-		if i > 0 {
-			out = append(out, source{kind: srcLiteral, name: s[:i]})
+		var ref string
+		next := i + 1
+		if strings.HasPrefix(s[i:], "${") {
+			j := strings.IndexByte(s[i:], '}')
+			if j < 0 {
+				continue
+			}
+			ref, next = "$"+s[i+2:i+j], i+j+1
+		} else {
+			j := i + 1
+			for j < len(s) && isRefChar(s[j]) {
+				j++
+			}
+			ref, next = s[i:j], j
 		}
+		src, ok := parseSource(strings.TrimRight(ref, "."))
+		if !ok {
+			continue
+		}
+		if strings.HasSuffix(ref, ".") { // a sentence's full stop is text
+			next--
+		}
+		flush(i)
 		out = append(out, src)
-		s = s[i+j+1:]
+		lit = next
+		i = next - 1
 	}
-	if s != "" || len(out) == 0 {
-		out = append(out, source{kind: srcLiteral, name: s})
+	flush(len(s))
+	if len(out) == 0 {
+		out = append(out, source{kind: srcLiteral})
 	}
 	return out
+}
+
+func isRefChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
 // mapping is one parameter mapping: an action on a target, with a value.

@@ -22,7 +22,7 @@ func TestRoutePriority(t *testing.T) {
 	f := newFixture(t)
 	be := echoBackend(t)
 	for _, key := range []string{"GET /pets/dog/1", "GET /pets/dog/{id}", "GET /pets/{proxy+}", "ANY /{proxy+}",
-		"POST /pets/dog/{id}", "ANY /pets/dog/{id}", "$default"} {
+		"POST /pets/dog/{id}", "ANY /pets/dog/{id}", "$default", "GET /toys/{id}/parts", "GET /toys/car/{proxy+}"} {
 		id := f.proxy(be.URL+"/"+strings.NewReplacer(" ", "_", "/", ".", "{", "", "}", "", "+", "", "$", "").Replace(key), nil)
 		f.route(key, id, nil)
 	}
@@ -36,6 +36,10 @@ func TestRoutePriority(t *testing.T) {
 		{"GET", "/pets", "ANY_.proxy"},
 		{"DELETE", "/pets/cat", "ANY_.proxy"},
 		{"GET", "/", "default"},
+		// A full match through a variable beats a greedy route under a
+		// literal segment.
+		{"GET", "/toys/car/parts", "GET_.toys.id.parts"},
+		{"GET", "/toys/car/wheel/1", "GET_.toys.car.proxy"},
 	} {
 		a := f.call(c.method, c.path, nil, "")
 		if a.status != 200 || !strings.Contains(a.body, " /"+c.route) {
@@ -106,9 +110,18 @@ func TestHTTPProxy(t *testing.T) {
 	if a.status != 200 || !strings.HasPrefix(a.body, "DELETE /root/some/where/ ") {
 		t.Errorf("$default: %d %q", a.status, a.body)
 	}
-	// The backend's status passes through.
+	// The backend's status passes through, and its headers (a proxy
+	// drops only hop-by-hop ones).
 	if a := f.call("GET", "/api/s?status=418", nil, ""); a.status != 418 {
 		t.Errorf("status %d", a.status)
+	}
+	if a := f.call("GET", "/api/s?status=401", nil, ""); a.status != 401 || a.header.Get("WWW-Authenticate") != `Basic realm="backend"` {
+		t.Errorf("401: %d %v", a.status, a.header)
+	}
+	// A URI without a path gets "/" before the query.
+	f.route("GET /bare", f.proxy(be.URL, nil), nil)
+	if a := f.call("GET", "/bare?x=1", nil, ""); a.status != 200 || !strings.HasPrefix(a.body, "GET /?x=1 ") {
+		t.Errorf("bare origin: %d %q", a.status, a.body)
 	}
 }
 
@@ -135,11 +148,12 @@ func TestParameterMapping(t *testing.T) {
 	})
 	f.route("GET /m/{id}", id, nil)
 	f.stage("$default", func(in *apigatewayv2.CreateStageInput) { in.StageVariables = map[string]string{"v": "sv"} })
-	a := f.call("GET", "/m/42?q=old&drop=1&keep=k", map[string]string{"X-Client": "c"}, "")
+	a := f.call("GET", "/m/42?q=old&drop=1&keep=k&c=1;2&d&e=%20x", map[string]string{"X-Client": "c"}, "")
 	if a.status != 202 {
 		t.Fatalf("status %d %q", a.status, a.body)
 	}
-	for _, want := range []string{"GET /new/", "ctx=GET+%2Fm%2F%7Bid%7D", "keep=k", "q=42", "X-Mapped=from-c-sv"} {
+	// Parameters no mapping names reach the backend as the client sent them.
+	for _, want := range []string{"GET /new/42?keep=k&c=1;2&d&e=%20x&", "ctx=GET+%2Fm%2F%7Bid%7D", "q=42", "X-Mapped=from-c-sv"} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("body %q lacks %q", a.body, want)
 		}

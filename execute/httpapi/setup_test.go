@@ -135,8 +135,12 @@ func echoBackend(t testing.TB) *httptest.Server {
 		w.Header().Set("X-Seen-Forwarded", r.Header.Get("Forwarded"))
 		w.Header().Set("Access-Control-Allow-Origin", "https://backend.example")
 		w.Header().Set("Content-Type", "text/plain")
-		if r.URL.Query().Get("status") == "418" {
+		switch r.URL.Query().Get("status") {
+		case "418":
 			w.WriteHeader(418)
+		case "401":
+			w.Header().Set("WWW-Authenticate", `Basic realm="backend"`)
+			w.WriteHeader(401)
 		}
 		body, _ := io.ReadAll(r.Body)
 		var extra []string

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"strings"
 	"time"
 
 	"github.com/cloudemu/emulator/actors/apigatewayv2"
@@ -102,7 +103,7 @@ func (inv *invocation) routeMetric() metrics.Route {
 	if h := inv.route.metrics.p.Load(); h != nil && h.gen == gen && h.stage == inv.stage.StageName {
 		return h.route
 	}
-	method, _, ok := cutKey(inv.route.key)
+	method, _, ok := strings.Cut(inv.route.key, " ")
 	if !ok {
 		method = "ANY" // $default
 	}
@@ -132,13 +133,4 @@ func (inv *invocation) record(integration time.Duration) {
 		at = now
 	}
 	inv.metric.Record(inv.resp.Status, now.Sub(at), integration, at)
-}
-
-func cutKey(key string) (method, path string, ok bool) {
-	for i := 0; i < len(key); i++ {
-		if key[i] == ' ' {
-			return key[:i], key[i+1:], true
-		}
-	}
-	return "", key, false
 }

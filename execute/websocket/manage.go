@@ -98,4 +98,3 @@ func connectionPath(p string) (string, bool) {
 	}
 	return id, true
 }
-
