@@ -351,36 +351,8 @@ func (a *AuthorizerAnswer) Decide(routeArn string) Outcome {
 // action matching execute-api:Invoke (case-insensitive) and a resource
 // matching the ARN, each with IAM's wildcards.
 func (s statement) matches(routeArn string) bool {
-	return slices.ContainsFunc(s.actions, func(a string) bool { return wildcardMatch(a, "execute-api:invoke") }) &&
-		slices.ContainsFunc(s.resources, func(r string) bool { return wildcardMatch(r, routeArn) })
-}
-
-// wildcardMatch matches s against pattern as IAM does: * is any run of
-// characters ("/" included), ? exactly one; the whole of s must match.
-// (execute/rest's wildcardMatch, unexported there.)
-func wildcardMatch(pattern, s string) bool {
-	p, i := 0, 0
-	star, mark := -1, 0
-	for i < len(s) {
-		switch {
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == s[i]):
-			p++
-			i++
-		case p < len(pattern) && pattern[p] == '*':
-			star, mark = p, i
-			p++
-		case star >= 0:
-			p = star + 1
-			mark++
-			i = mark
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
+	return slices.ContainsFunc(s.actions, func(a string) bool { return execute.WildcardMatch(a, "execute-api:invoke") }) &&
+		slices.ContainsFunc(s.resources, func(r string) bool { return execute.WildcardMatch(r, routeArn) })
 }
 
 // Authorize reads an authorizer's reply and decides a request to
