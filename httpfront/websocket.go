@@ -357,16 +357,24 @@ func (s *wsSocket) Send(data []byte, binary bool) error {
 }
 
 // Close implements execute/websocket.Socket.
-func (s *wsSocket) Close(code int, reason string) {
+func (s *wsSocket) Close(code int, reason string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing || s.closed {
-		return
+		return wsexec.ErrGone
 	}
 	s.closing = true
 	s.closeCode, s.closeReason = code, reason
 	s.queue = append(s.queue, outFrame{close: true, code: code, reason: reason})
 	s.startLocked()
+	return nil
+}
+
+// Closing implements execute/websocket.Socket.
+func (s *wsSocket) Closing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing || s.closed
 }
 
 func (s *wsSocket) startLocked() {
@@ -424,7 +432,7 @@ func (s *wsSocket) checkIdle() {
 		deadline = age
 	}
 	if !now.Before(deadline) {
-		s.Close(1001, "Going away")
+		_ = s.Close(1001, "Going away")
 		return
 	}
 	s.mu.Lock()

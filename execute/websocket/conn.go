@@ -21,8 +21,11 @@ type Socket interface {
 	Send(data []byte, binary bool) error
 	// Close queues a close frame with code and reason after what is
 	// queued, then closes the socket; the front reports the end through
-	// Executor.Disconnect. It MAY be called more than once.
-	Close(code int, reason string)
+	// Executor.Disconnect. It MAY be called more than once: after the
+	// first it answers ErrGone.
+	Close(code int, reason string) error
+	// Closing reports a socket that is closing or closed.
+	Closing() bool
 }
 
 // Socket errors.

@@ -80,7 +80,7 @@ func (x *Executor) Owns(apiID, region string) bool {
 func (x *Executor) Close(timeout time.Duration) {
 	for _, c := range x.all() {
 		if s := c.sock(); s != nil {
-			s.Close(1001, "Going away")
+			_ = s.Close(1001, "Going away")
 		}
 	}
 	deadline := time.Now().Add(timeout)

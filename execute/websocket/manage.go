@@ -16,6 +16,11 @@ import (
 func (x *Executor) Serve(req *execute.Request, resp *execute.Response) {
 	resp.Reset()
 	id, ok := connectionPath(req.Path)
+	if !ok && isConnectionsPath(req.Path) {
+		resp.Headers = append(resp.Headers, execute.Header{Name: "x-amzn-RequestId", Value: req.RequestID})
+		manageError(resp, 403, "ForbiddenException", `{"message":"Forbidden"}`)
+		return
+	}
 	if !ok {
 		resp.Status = 426
 		resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"},
@@ -57,6 +62,10 @@ func (x *Executor) Serve(req *execute.Request, resp *execute.Response) {
 			manageError(resp, 410, "GoneException", `{}`)
 		}
 	case "GET":
+		if s.Closing() {
+			manageError(resp, 410, "GoneException", `{}`)
+			return
+		}
 		resp.Status = 200
 		resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"})
 		b := append(resp.Body, `{"connectedAt":"`...)
@@ -69,7 +78,10 @@ func (x *Executor) Serve(req *execute.Request, resp *execute.Response) {
 		b = c.LastActive().UTC().AppendFormat(b, isoMillis)
 		resp.Body = append(b, `"}`...)
 	case "DELETE":
-		s.Close(1000, "")
+		if s.Close(1000, "") != nil {
+			manageError(resp, 410, "GoneException", `{}`)
+			return
+		}
 		resp.Status = 204
 	}
 }
@@ -81,6 +93,14 @@ func manageError(resp *execute.Response, status int, code, body string) {
 	resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"},
 		execute.Header{Name: "x-amzn-ErrorType", Value: code})
 	resp.Body = append(resp.Body[:0], body...)
+}
+
+// isConnectionsPath reports a path under "/@connections" (or its
+// escaped spelling), well formed or not.
+func isConnectionsPath(p string) bool {
+	p = strings.TrimLeft(p, "/")
+	seg, _, _ := strings.Cut(p, "/")
+	return seg == "@connections" || strings.EqualFold(seg, "%40connections")
 }
 
 // connectionPath reads "/@connections/{id}" (the SDK escapes the "@" and

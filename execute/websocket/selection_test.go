@@ -94,3 +94,16 @@ func TestConnectionPath(t *testing.T) {
 		}
 	}
 }
+
+// TestIsConnectionsPath: malformed @connections paths are still
+// management calls (403), not plain requests (426).
+func TestIsConnectionsPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/@connections/": true, "//@connections/x": true, "/@connections": true, "/%40Connections/%zz": true,
+		"/other": false, "/": false, "": false, "/connections/x": false,
+	} {
+		if got := isConnectionsPath(p); got != want {
+			t.Errorf("isConnectionsPath(%q) = %v", p, got)
+		}
+	}
+}
