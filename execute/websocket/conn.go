@@ -43,6 +43,8 @@ var (
 type Conn struct {
 	// ID is the connection id, as AWS forms them ("L0SM9cOFvHcCIhw=").
 	ID string
+	// epoch is the executor's Close count when the connection began.
+	epoch uint64
 
 	apiID, stage, region string
 	scope                awswire.Scope

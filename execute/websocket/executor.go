@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
@@ -38,6 +39,9 @@ type Executor struct {
 	now       func() time.Time
 	// conns are the open connections by id.
 	conns *xsync.MapOf[string, *Conn]
+	// epoch counts Close calls: a connection upgraded while one ran
+	// closes as it opens.
+	epoch atomic.Uint64
 	// compiled caches what was compiled from each configuration snapshot;
 	// bounded (cleared past compiledMax), so dropped snapshots do not stay.
 	compiled *xsync.MapOf[*apigatewayv2.Config, *compiled]
@@ -78,6 +82,7 @@ func (x *Executor) Owns(apiID, region string) bool {
 // 1001 "Going away" and waits, at most timeout, until their ends were
 // reported. Connections made afterwards are served as usual.
 func (x *Executor) Close(timeout time.Duration) {
+	x.epoch.Add(1)
 	for _, c := range x.all() {
 		if s := c.sock(); s != nil {
 			_ = s.Close(1001, "Going away")

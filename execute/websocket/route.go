@@ -32,7 +32,7 @@ func (x *Executor) Connect(req *execute.Request, resp *execute.Response) (conn *
 		return nil, true
 	}
 	now := x.now()
-	c := &Conn{ID: newID(), apiID: t.api.API.APIID, stage: strings.Clone(req.Stage), region: t.scope.Region,
+	c := &Conn{ID: newID(), epoch: x.epoch.Load(), apiID: t.api.API.APIID, stage: strings.Clone(req.Stage), region: t.scope.Region,
 		scope: t.scope, connectedAt: now, sourceIP: strings.Clone(req.SourceIP), domainName: strings.Clone(req.Host)}
 	if ua, ok := req.Headers.Get("User-Agent"); ok {
 		c.userAgent = strings.Clone(ua)
@@ -169,6 +169,10 @@ func (k *call) identityValue(s identitySource) string {
 func (x *Executor) Open(c *Conn, s Socket) {
 	c.socket.Store(&socketBox{s})
 	x.conns.Store(c.ID, c)
+	// Connected before a Close that could not see it yet: it goes too.
+	if x.epoch.Load() != c.epoch {
+		_ = s.Close(1001, "Going away")
+	}
 }
 
 // Message runs one message from the client: route selection, the route's
@@ -235,12 +239,13 @@ func errorFrame(message, connectionID, requestID string) []byte {
 	return append(b, `"}`...)
 }
 
-// Disconnect ends a connection once its socket closed: it leaves the
-// registry, then $disconnect runs (best effort, as on AWS) with the close
-// code and reason. Calls after the first do nothing.
+// Disconnect ends a connection once its socket closed: $disconnect runs
+// (best effort, as on AWS) with the close code and reason, then it leaves
+// the registry, so that Close, which waits for an empty registry, waits
+// for the $disconnect integrations too. Calls after the first do nothing.
 func (x *Executor) Disconnect(c *Conn, code int, reason string) {
 	c.done.Do(func() {
-		x.conns.Compute(c.ID, func(old *Conn, loaded bool) (*Conn, bool) {
+		defer x.conns.Compute(c.ID, func(old *Conn, loaded bool) (*Conn, bool) {
 			return old, !loaded || old == c
 		})
 		t, ok := x.resolve(c.apiID, c.region, c.stage)
