@@ -83,7 +83,7 @@ func parseValue(s string) value {
 			continue
 		}
 		var ref string
-		next := i + 1
+		var next int
 		if strings.HasPrefix(s[i:], "${") {
 			j := strings.IndexByte(s[i:], '}')
 			if j < 0 {
