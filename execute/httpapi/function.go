@@ -28,6 +28,9 @@ func (inv *invocation) function(in *integration) {
 		fn = execute.SubstituteStageVariables(fn, inv.stage.StageVariables)
 	}
 	ev := inv.event(in.version)
+	if len(in.request) > 0 {
+		inv.mapEvent(in, ev)
+	}
 	inv.payload = httpevent.AppendEvent(inv.payload[:0], ev)
 
 	ctx, cancel := context.WithTimeout(inv.ctx, in.timeout)
@@ -53,7 +56,35 @@ func (inv *invocation) function(in *integration) {
 		inv.message(500, "Internal Server Error")
 		return
 	}
+	if len(in.response) > 0 {
+		// $response.* sources read the function's answer.
+		inv.br.Status, inv.br.Headers, inv.br.Body = resp.Status, append(inv.br.Headers[:0], resp.Headers...), resp.Body
+		inv.backendResp = &inv.br
+		inv.mapResponse(in)
+	}
 	resp.Headers = append(resp.Headers, execute.Header{Name: "apigw-requestid", Value: inv.requestID})
+}
+
+// mapEvent applies the integration's requestParameters to the event, as
+// they apply to what an HTTP backend is sent: its headers, query string
+// and path.
+func (inv *invocation) mapEvent(in *integration, ev *httpevent.Request) {
+	for _, m := range in.request {
+		v, found := inv.render(m.value)
+		switch m.target {
+		case "header":
+			ev.Headers = applyHeader(ev.Headers, m, v, found)
+		case "querystring":
+			ev.RawQuery = editQuery(ev.RawQuery, m, v, found)
+		case "path":
+			if m.action == "overwrite" && found {
+				if !strings.HasPrefix(v, "/") {
+					v = "/" + v
+				}
+				ev.RawPath, ev.Path = v, v
+			}
+		}
+	}
 }
 
 // event fills the request's event description for payload format

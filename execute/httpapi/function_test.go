@@ -149,6 +149,21 @@ func TestFunctionProxy(t *testing.T) {
 	f.call("GET", "/dev/items/1?want=bad", nil, "").want(t, 500, `{"message":"Internal Server Error"}`)
 	f.call("GET", "/dev/items/1?want=raise", nil, "").want(t, 500, `{"message":"Internal Server Error"}`)
 
+	// Parameter mapping applies to function integrations too: the event
+	// gets the mapped headers and query, the answer the mapped headers.
+	mapped, err := f.c.CreateIntegration(ctx, &apigatewayv2.CreateIntegrationInput{ApiId: &f.api, IntegrationType: types.IntegrationTypeAwsProxy,
+		IntegrationUri: aws.String(arn), PayloadFormatVersion: aws.String("2.0"),
+		RequestParameters: map[string]string{"append:header.x-mapped": "m-$request.path.id", "overwrite:querystring.want": "echo"},
+		ResponseParameters: map[string]map[string]string{"200": {"overwrite:header.x-from-fn": "$response.header.content-type",
+			"overwrite:statuscode": "203"}}})
+	f.must(err)
+	f.route("GET /mapped/{id}", *mapped.IntegrationId, nil)
+	a = f.call("GET", "/dev/mapped/9?want=plain", nil, "")
+	if a.status != 203 || a.header.Get("x-from-fn") != "application/json" ||
+		!strings.Contains(a.body, `"x-mapped": "m-9"`) || !strings.Contains(a.body, `"rawQueryString": "want=echo"`) {
+		t.Errorf("mapped: %d %v %s", a.status, a.header, a.body)
+	}
+
 	// Payload format 1.0: the REST-shaped event with version 1.0.
 	a = f.call("GET", "/dev/v1/a/b?k=v", nil, "")
 	if a.status != 200 {
