@@ -98,6 +98,7 @@ type invocation struct {
 	vals          []string
 	requestID     string
 	idBuf         [16]byte
+	traceID       string // X-Amzn-Trace-Id, made on first use
 
 	query     []execute.QueryParam
 	queryDone bool

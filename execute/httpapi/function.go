@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/cloudemu/emulator/execute"
@@ -102,8 +101,7 @@ func (inv *invocation) event(version string) *httpevent.Request {
 		ev.Resource = path
 	}
 	ev.RawQuery = req.RawQuery
-	ev.Headers = httpevent.AddForwarded(ev.Headers, req.Headers, req.SourceIP, inv.port(), "http",
-		"Root=1-"+strconv.FormatInt(req.Received.Unix(), 16)+"-"+traceSuffix(inv.requestID))
+	ev.Headers = httpevent.AddForwarded(ev.Headers, req.Headers, req.SourceIP, inv.port(), "http", inv.traceHeader())
 	ev.Body = req.Body
 	for i, name := range inv.route.vars {
 		if i < len(inv.vals) {

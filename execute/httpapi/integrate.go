@@ -51,7 +51,7 @@ func (inv *invocation) httpProxy(in *integration) {
 	}
 	bq.Headers = append(bq.Headers,
 		execute.Header{Name: "Forwarded", Value: "by=" + req.Host + ";for=" + req.SourceIP + ";host=" + req.Host + ";proto=http"},
-		execute.Header{Name: "X-Amzn-Trace-Id", Value: "Root=1-" + strconv.FormatInt(req.Received.Unix(), 16) + "-" + traceSuffix(inv.requestID)})
+		execute.Header{Name: "X-Amzn-Trace-Id", Value: inv.traceHeader()})
 
 	target, ok := inv.targetURL(in)
 	if !ok {
@@ -293,20 +293,11 @@ func (inv *invocation) queryParams() []execute.QueryParam {
 	return inv.query
 }
 
-// traceSuffix is 24 hex digits for an X-Ray trace id from the request id.
-func traceSuffix(id string) string {
-	const hex = "0123456789abcdef"
-	var b [24]byte
-	for i := range b {
-		c := byte(0)
-		if i/2 < len(id) {
-			c = id[i/2]
-		}
-		if i%2 == 0 {
-			b[i] = hex[c>>4]
-		} else {
-			b[i] = hex[c&15]
-		}
+// traceHeader is the X-Amzn-Trace-Id the integration gets, made once.
+func (inv *invocation) traceHeader() string {
+	if inv.traceID == "" {
+		client, _ := inv.req.Headers.Get("X-Amzn-Trace-Id")
+		inv.traceID = execute.TraceHeader(client, inv.req.Received)
 	}
-	return string(b[:])
+	return inv.traceID
 }

@@ -448,41 +448,10 @@ func (inv *invocation) extendedRequestID() string {
 // traceHeader is X-Amzn-Trace-Id: the caller's Root when it sent one,
 // with a new Parent, else a new root.
 func (inv *invocation) traceHeader() string {
-	if inv.traceID != "" {
-		return inv.traceID
+	if inv.traceID == "" {
+		client, _ := inv.req.Headers.Get("X-Amzn-Trace-Id")
+		inv.traceID = execute.TraceHeader(client, inv.req.Received)
 	}
-	const hex = "0123456789abcdef"
-	var buf [96]byte // a header the client sent may be longer: append grows it
-	b := buf[:0]
-	if in, ok := inv.req.Headers.Get("X-Amzn-Trace-Id"); ok && strings.HasPrefix(in, "Root=") {
-		root, _, _ := strings.Cut(in, ";")
-		b = append(b, root...)
-		b = append(b, ";Parent="...)
-		p := rand.Uint64()
-		for i := 0; i < 16; i++ {
-			b = append(b, hex[p&15])
-			p >>= 4
-		}
-		b = append(b, ";Sampled=0"...)
-	} else {
-		b = append(b, "Root=1-"...)
-		t := uint32(inv.req.Received.Unix())
-		for i := 7; i >= 0; i-- {
-			b = append(b, hex[(t>>(4*uint(i)))&15])
-		}
-		b = append(b, '-')
-		r1, r2 := rand.Uint64(), rand.Uint64()
-		for i := 0; i < 24; i++ {
-			if i < 16 {
-				b = append(b, hex[r1&15])
-				r1 >>= 4
-			} else {
-				b = append(b, hex[r2&15])
-				r2 >>= 4
-			}
-		}
-	}
-	inv.traceID = string(b)
 	return inv.traceID
 }
 
