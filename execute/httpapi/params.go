@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
@@ -252,7 +253,9 @@ func getFold(h execute.Headers, name string) (string, bool) {
 // and arrays come back as JSON text.
 func jsonPath(body []byte, path string) (string, bool) {
 	var v any
-	if json.Unmarshal(body, &v) != nil {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber() // numbers keep their text: 12345678901234567890 stays so
+	if d.Decode(&v) != nil {
 		return "", false
 	}
 	path = strings.TrimPrefix(path, "$.")
@@ -282,6 +285,8 @@ func jsonPath(body []byte, path string) (string, bool) {
 	switch x := v.(type) {
 	case string:
 		return x, true
+	case json.Number:
+		return x.String(), true
 	case nil:
 		return "", false
 	default:

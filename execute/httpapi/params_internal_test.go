@@ -23,3 +23,20 @@ func TestParseValue(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONPath: body sources read dotted paths; numbers keep their text.
+func TestJSONPath(t *testing.T) {
+	body := []byte(`{"n": 12345678901234567890, "a": {"b": [{"c": "x"}, 2]}, "s": "text", "z": null}`)
+	for path, want := range map[string]string{
+		"n": "12345678901234567890", "a.b[0].c": "x", "a.b[1]": "2", "s": "text", "a.b": `[{"c":"x"},2]`,
+		"z": "<none>", "missing": "<none>", "a.b[5]": "<none>", "s.x": "<none>",
+	} {
+		got, ok := jsonPath(body, path)
+		if !ok {
+			got = "<none>"
+		}
+		if got != want {
+			t.Errorf("jsonPath(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
