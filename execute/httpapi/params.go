@@ -189,7 +189,7 @@ func (inv *invocation) resolve(s source) (string, bool) {
 		if inv.backendResp == nil {
 			return "", false
 		}
-		return getFold(inv.backendResp.Headers, s.name)
+		return joinedHeader(inv.backendResp.Headers, s.name)
 	case srcRespBody:
 		if inv.backendResp == nil {
 			return "", false
@@ -227,8 +227,13 @@ func joinComma(acc string, vals []string, more bool) string {
 // headerValue is a request header (name lowercase), duplicates joined with
 // commas as HTTP APIs pass them on.
 func (inv *invocation) headerValue(name string) (string, bool) {
+	return joinedHeader(inv.req.Headers, name)
+}
+
+// joinedHeader is header name's values joined with commas.
+func joinedHeader(hs execute.Headers, name string) (string, bool) {
 	out, found := "", false
-	for _, h := range inv.req.Headers {
+	for _, h := range hs {
 		if len(h.Name) == len(name) && strings.EqualFold(h.Name, name) {
 			if found {
 				out += "," + h.Value
@@ -238,15 +243,6 @@ func (inv *invocation) headerValue(name string) (string, bool) {
 		}
 	}
 	return out, found
-}
-
-func getFold(h execute.Headers, name string) (string, bool) {
-	for _, x := range h {
-		if strings.EqualFold(x.Name, name) {
-			return x.Value, true
-		}
-	}
-	return "", false
 }
 
 // jsonPath reads a dotted path ("a.b", "a[0].b") from a JSON body; objects
