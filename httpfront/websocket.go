@@ -183,7 +183,8 @@ func (s *Server) upgrade(ws WebSocket, c net.Conn, conn *wsexec.Conn, up *http.R
 		return
 	}
 	sock := &wsSocket{log: s.log, ws: ws, conn: conn, c: wc, raw: raw, queueMax: lim.SendQueue,
-		idle: lim.IdleTimeout, maxAge: lim.MaxAge, closeCode: 1006, opened: time.Now()}
+		queueBytes: 4 * lim.MessageBytes,
+		idle:       lim.IdleTimeout, maxAge: lim.MaxAge, closeCode: 1006, opened: time.Now()}
 	sock.active.Store(sock.opened.UnixNano())
 	sock.mu.Lock()
 	sock.timer = time.AfterFunc(lim.IdleTimeout, sock.checkIdle)
@@ -329,12 +330,15 @@ type wsSocket struct {
 	opened time.Time
 	active atomic.Int64
 
-	mu       sync.Mutex
-	queue    []outFrame
-	draining bool
-	closing  bool // a close is queued or sent
-	closed   bool // the reader ended
-	timer    *time.Timer
+	mu    sync.Mutex
+	queue []outFrame
+	// queued is the bytes in queue, bounded by queueBytes so that a
+	// client that does not read holds little.
+	queued, queueBytes int
+	draining           bool
+	closing            bool // a close is queued or sent
+	closed             bool // the reader ended
+	timer              *time.Timer
 	// closeCode and closeReason are what $disconnect reports: the
 	// client's close, the emulator's, or 1006.
 	closeCode   int
@@ -348,9 +352,10 @@ func (s *wsSocket) Send(data []byte, binary bool) error {
 	if s.closing || s.closed {
 		return wsexec.ErrGone
 	}
-	if len(s.queue) >= s.queueMax {
+	if len(s.queue) >= s.queueMax || (s.queued > 0 && s.queued+len(data) > s.queueBytes) {
 		return wsexec.ErrBusy
 	}
+	s.queued += len(data)
 	s.queue = append(s.queue, outFrame{data: data, binary: binary})
 	s.startLocked()
 	return nil
@@ -389,7 +394,7 @@ func (s *wsSocket) drain() {
 	for {
 		s.mu.Lock()
 		if len(s.queue) == 0 || s.closed {
-			s.queue = s.queue[:0]
+			s.queue, s.queued = s.queue[:0], 0
 			if cap(s.queue) > 16 {
 				s.queue = nil
 			}
@@ -400,6 +405,7 @@ func (s *wsSocket) drain() {
 		f := s.queue[0]
 		s.queue[0] = outFrame{}
 		s.queue = s.queue[1:]
+		s.queued -= len(f.data)
 		s.mu.Unlock()
 		var err error
 		if f.close {
@@ -514,7 +520,7 @@ func (s *wsSocket) finish() {
 	s.mu.Lock()
 	s.closed = true
 	clear(s.queue)
-	s.queue = nil
+	s.queue, s.queued = nil, 0
 	code, reason := s.closeCode, s.closeReason
 	if s.timer != nil {
 		s.timer.Stop()
