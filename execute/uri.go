@@ -44,3 +44,26 @@ func ValidEndpoint(u string) bool {
 	}
 	return !strings.ContainsAny(u, " \t\r\n")
 }
+
+// FillPlaceholders replaces each {name} (or {name+}) in an integration URI
+// with value(name); a placeholder without a value is left out.
+func FillPlaceholders(uri string, value func(name string) (string, bool)) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(uri, '{')
+		if i < 0 {
+			b.WriteString(uri)
+			return b.String()
+		}
+		j := strings.IndexByte(uri[i:], '}')
+		if j < 0 {
+			b.WriteString(uri)
+			return b.String()
+		}
+		b.WriteString(uri[:i])
+		if v, ok := value(strings.TrimSuffix(uri[i+1:i+j], "+")); ok {
+			b.WriteString(v)
+		}
+		uri = uri[i+j+1:]
+	}
+}

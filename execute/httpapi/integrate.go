@@ -261,28 +261,14 @@ func applyHeader(h execute.Headers, m mapping, v string, found bool) execute.Hea
 // fillPathVariables replaces {name} (and {name+}) in a URI with the
 // request's path variables.
 func (inv *invocation) fillPathVariables(uri string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(uri, '{')
-		if i < 0 {
-			b.WriteString(uri)
-			return b.String()
-		}
-		j := strings.IndexByte(uri[i:], '}')
-		if j < 0 {
-			b.WriteString(uri)
-			return b.String()
-		}
-		b.WriteString(uri[:i])
-		name := strings.TrimSuffix(uri[i+1:i+j], "+")
+	return execute.FillPlaceholders(uri, func(name string) (string, bool) {
 		for k, n := range inv.route.vars {
 			if n == name && k < len(inv.vals) {
-				b.WriteString(inv.vals[k])
-				break
+				return inv.vals[k], true
 			}
 		}
-		uri = uri[i+j+1:]
-	}
+		return "", false
+	})
 }
 
 func (inv *invocation) queryParams() []execute.QueryParam {

@@ -267,34 +267,18 @@ func (inv *invocation) endpointURL(integ *integration, proxy bool) (string, bool
 // integration.request.path.name: path parameters as the client sent them
 // (greedy ones keep their slashes), other sources escaped.
 func (inv *invocation) fillPlaceholders(uri string, integ *integration) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(uri, '{')
-		if i < 0 {
-			b.WriteString(uri)
-			return b.String()
-		}
-		j := strings.IndexByte(uri[i:], '}')
-		if j < 0 {
-			b.WriteString(uri)
-			return b.String()
-		}
-		b.WriteString(uri[:i])
-		name := strings.TrimSuffix(uri[i+1:i+j], "+")
+	return execute.FillPlaceholders(uri, func(name string) (string, bool) {
 		for _, p := range integ.params {
 			if p.where == "path" && p.name == name {
-				if v, ok := inv.sourceValue(p.src); ok {
-					if p.src.kind == srcRequest && p.src.where == "path" {
-						b.WriteString(v)
-					} else {
-						b.WriteString(url.PathEscape(v))
-					}
+				v, ok := inv.sourceValue(p.src)
+				if ok && !(p.src.kind == srcRequest && p.src.where == "path") {
+					v = url.PathEscape(v)
 				}
-				break
+				return v, ok
 			}
 		}
-		uri = uri[i+j+1:]
-	}
+		return "", false
+	})
 }
 
 // respond is the integration response and method response of a non-proxy
