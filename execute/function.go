@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // Function runs functions for the function integrations (AWS and AWS_PROXY
@@ -31,4 +32,20 @@ type Function interface {
 type FunctionReply struct {
 	Payload []byte
 	Error   string
+}
+
+// FunctionErrorMessage is a function error's errorMessage ("" when the
+// error payload has none): "Unauthorized" from an authorizer, and the
+// selection value of a non-proxy function integration.
+func FunctionErrorMessage(payload []byte) string {
+	msg := ""
+	jsonread.EachMember(payload, func(key, v []byte) bool {
+		if string(key) == "errorMessage" {
+			if s, k, ok := jsonread.ScalarText(v); ok && k != jsonread.Null {
+				msg = s
+			}
+		}
+		return true
+	})
+	return msg
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // Lambda (REQUEST) authorizers of HTTP APIs (docs:
@@ -99,7 +100,7 @@ func (a *AuthorizerAnswer) context() ([]byte, bool) {
 	if len(a.Context) == 0 {
 		return nil, false
 	}
-	ctx, ok := checkJSON(a.Context)
+	ctx, ok := jsonread.Check(a.Context)
 	return ctx, ok && ctx[0] == '{'
 }
 
@@ -112,16 +113,16 @@ func (a *AuthorizerAnswer) ContextValue(name string) (string, bool) {
 		return "", false
 	}
 	value, found := "", false
-	it := newIter(ctx)
+	it := jsonread.NewIter(ctx)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			return value, found
 		}
-		if keyIs(k, name) {
+		if jsonread.KeyIs(k, name) {
 			found = true
-			if kindOf(v) == jsonString {
-				value = string(appendUnquoted(nil, v))
+			if jsonread.KindOf(v) == jsonread.String {
+				value = string(jsonread.AppendUnquoted(nil, v))
 			} else {
 				value = string(v)
 			}
@@ -154,32 +155,32 @@ func ReadAuthorizerAnswer(reply execute.FunctionReply, simple bool) (*Authorizer
 		}
 		return nil, ErrFunction
 	}
-	payload, ok := checkJSON(reply.Payload)
+	payload, ok := jsonread.Check(reply.Payload)
 	if !ok || payload[0] != '{' {
 		return nil, ErrInvalidResponse
 	}
 	a := &AuthorizerAnswer{simple: simple}
 	var isAuthorized, principal, doc, ctx []byte
-	it := newIter(payload)
+	it := jsonread.NewIter(payload)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			break
 		}
 		switch {
-		case keyIs(k, "isAuthorized"):
+		case jsonread.KeyIs(k, "isAuthorized"):
 			isAuthorized = v
-		case keyIs(k, "principalId"):
+		case jsonread.KeyIs(k, "principalId"):
 			principal = v
-		case keyIs(k, "policyDocument"):
+		case jsonread.KeyIs(k, "policyDocument"):
 			doc = v
-		case keyIs(k, "context"):
+		case jsonread.KeyIs(k, "context"):
 			ctx = v
 		}
 	}
-	switch kindOf(ctx) {
-	case jsonNull:
-	case jsonObject:
+	switch jsonread.KindOf(ctx) {
+	case jsonread.Null:
+	case jsonread.Object:
 		var b bytes.Buffer
 		if json.Compact(&b, ctx) != nil {
 			return nil, ErrInvalidResponse
@@ -198,39 +199,39 @@ func ReadAuthorizerAnswer(reply execute.FunctionReply, simple bool) (*Authorizer
 		}
 		return a, nil
 	}
-	if kindOf(principal) == jsonNull || kindOf(doc) != jsonObject {
+	if jsonread.KindOf(principal) == jsonread.Null || jsonread.KindOf(doc) != jsonread.Object {
 		return nil, ErrInvalidResponse
 	}
-	p, ok := appendScalar(nil, principal)
+	p, _, ok := jsonread.AppendScalar(nil, principal)
 	if !ok {
 		return nil, ErrInvalidResponse
 	}
 	a.PrincipalID = string(p)
 	found := false
-	it = newIter(doc)
+	it = jsonread.NewIter(doc)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			break
 		}
-		if !keyIs(k, "Statement") {
+		if !jsonread.KeyIs(k, "Statement") {
 			continue
 		}
 		found = true
 		a.statements = a.statements[:0]
-		switch kindOf(v) {
-		case jsonObject:
+		switch jsonread.KindOf(v) {
+		case jsonread.Object:
 			if !a.addStatement(v) {
 				return nil, ErrInvalidResponse
 			}
-		case jsonArray:
-			es := newIter(v)
+		case jsonread.Array:
+			es := jsonread.NewIter(v)
 			for {
-				_, e, ok := es.next()
+				_, e, ok := es.Next()
 				if !ok {
 					break
 				}
-				if kindOf(e) != jsonObject || !a.addStatement(e) {
+				if jsonread.KindOf(e) != jsonread.Object || !a.addStatement(e) {
 					return nil, ErrInvalidResponse
 				}
 			}
@@ -247,23 +248,23 @@ func ReadAuthorizerAnswer(reply execute.FunctionReply, simple bool) (*Authorizer
 func (a *AuthorizerAnswer) addStatement(v []byte) bool {
 	var s statement
 	effect := ""
-	it := newIter(v)
+	it := jsonread.NewIter(v)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			break
 		}
 		switch {
-		case keyIs(k, "Effect"):
-			if kindOf(v) != jsonString {
+		case jsonread.KeyIs(k, "Effect"):
+			if jsonread.KindOf(v) != jsonread.String {
 				return false
 			}
-			effect = string(appendUnquoted(nil, v))
-		case keyIs(k, "Action"):
+			effect = string(jsonread.AppendUnquoted(nil, v))
+		case jsonread.KeyIs(k, "Action"):
 			if s.actions, ok = stringList(v); !ok {
 				return false
 			}
-		case keyIs(k, "Resource"):
+		case jsonread.KeyIs(k, "Resource"):
 			if s.resources, ok = stringList(v); !ok {
 				return false
 			}
@@ -282,21 +283,21 @@ func (a *AuthorizerAnswer) addStatement(v []byte) bool {
 
 // stringList reads a string or a list of strings.
 func stringList(v []byte) ([]string, bool) {
-	switch kindOf(v) {
-	case jsonString:
-		return []string{string(appendUnquoted(nil, v))}, true
-	case jsonArray:
+	switch jsonread.KindOf(v) {
+	case jsonread.String:
+		return []string{string(jsonread.AppendUnquoted(nil, v))}, true
+	case jsonread.Array:
 		var out []string
-		it := newIter(v)
+		it := jsonread.NewIter(v)
 		for {
-			_, e, ok := it.next()
+			_, e, ok := it.Next()
 			if !ok {
 				return out, true
 			}
-			if kindOf(e) != jsonString {
+			if jsonread.KindOf(e) != jsonread.String {
 				return nil, false
 			}
-			out = append(out, string(appendUnquoted(nil, e)))
+			out = append(out, string(jsonread.AppendUnquoted(nil, e)))
 		}
 	}
 	return nil, false
@@ -304,19 +305,19 @@ func stringList(v []byte) ([]string, bool) {
 
 // errorMessage is a function error's errorMessage, "" when it has none.
 func errorMessage(payload []byte) string {
-	v, ok := checkJSON(payload)
+	v, ok := jsonread.Check(payload)
 	if !ok || v[0] != '{' {
 		return ""
 	}
 	msg := ""
-	it := newIter(v)
+	it := jsonread.NewIter(v)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			return msg
 		}
-		if keyIs(k, "errorMessage") && kindOf(v) == jsonString {
-			msg = string(appendUnquoted(nil, v))
+		if jsonread.KeyIs(k, "errorMessage") && jsonread.KindOf(v) == jsonread.String {
+			msg = string(jsonread.AppendUnquoted(nil, v))
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // Param is one name and value: a path parameter, a stage variable, a JWT
@@ -618,13 +619,13 @@ func appendAuthorizerV1(dst []byte, r *Request) []byte {
 		dst = append(dst, `"integrationLatency":`...)
 		dst = strconv.AppendInt(dst, r.AuthorizerLatency.Milliseconds(), 10)
 		if ctx, ok := r.Lambda.context(); ok {
-			it := newIter(ctx)
+			it := jsonread.NewIter(ctx)
 			for {
-				k, v, ok := it.next()
+				k, v, ok := it.Next()
 				if !ok {
 					break
 				}
-				if keyIs(k, "principalId") || keyIs(k, "integrationLatency") {
+				if jsonread.KeyIs(k, "principalId") || jsonread.KeyIs(k, "integrationLatency") {
 					continue
 				}
 				dst = append(dst, ',')

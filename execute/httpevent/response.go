@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // ReadResponse reads a function's answer to a function-proxy event of
@@ -44,7 +45,7 @@ func ReadResponse(version string, reply execute.FunctionReply, resp *execute.Res
 	if reply.Error != "" {
 		return ErrFunction
 	}
-	payload, ok := checkJSON(reply.Payload)
+	payload, ok := jsonread.Check(reply.Payload)
 	if !ok {
 		return ErrInvalidResponse
 	}
@@ -57,7 +58,7 @@ func ReadResponse(version string, reply execute.FunctionReply, resp *execute.Res
 	resp.Status = 200
 	resp.Headers = append(resp.Headers, execute.Header{Name: "Content-Type", Value: "application/json"})
 	if payload[0] == '"' {
-		resp.Body = appendUnquoted(resp.Body, payload)
+		resp.Body = jsonread.AppendUnquoted(resp.Body, payload)
 	} else {
 		resp.Body = append(resp.Body, payload...)
 	}
@@ -66,13 +67,13 @@ func ReadResponse(version string, reply execute.FunctionReply, resp *execute.Res
 
 // hasMember reports whether the checked object v has a member name.
 func hasMember(v []byte, name string) bool {
-	it := newIter(v)
+	it := jsonread.NewIter(v)
 	for {
-		k, _, ok := it.next()
+		k, _, ok := it.Next()
 		if !ok {
 			return false
 		}
-		if keyIs(k, name) {
+		if jsonread.KeyIs(k, name) {
 			return true
 		}
 	}
@@ -95,10 +96,10 @@ type span struct{ n0, n1, v0, v1 int32 }
 // The arena is passed and returned by value: stored through a pointer,
 // its slices (the callers' stack arrays) would move to the heap.
 func (a arena) add(name []byte, nameText bool, value []byte) (arena, bool) {
-	switch kindOf(value) {
-	case jsonNull:
+	switch jsonread.KindOf(value) {
+	case jsonread.Null:
 		return a, true
-	case jsonObject, jsonArray:
+	case jsonread.Object, jsonread.Array:
 		return a, false
 	}
 	var s span
@@ -106,11 +107,11 @@ func (a arena) add(name []byte, nameText bool, value []byte) (arena, bool) {
 	if nameText {
 		a.buf = append(a.buf, name...)
 	} else {
-		a.buf = appendUnquoted(a.buf, name)
+		a.buf = jsonread.AppendUnquoted(a.buf, name)
 	}
 	s.n1 = int32(len(a.buf))
 	s.v0 = s.n1
-	a.buf, _ = appendScalar(a.buf, value)
+	a.buf, _, _ = jsonread.AppendScalar(a.buf, value)
 	s.v1 = int32(len(a.buf))
 	a.spans = append(a.spans, s)
 	return a, true
@@ -157,22 +158,22 @@ var setCookie = []byte("Set-Cookie")
 // readV2 reads 2.0's structured answer.
 func readV2(payload []byte, resp *execute.Response) error {
 	var status, headers, body, b64, cookies []byte
-	it := newIter(payload)
+	it := jsonread.NewIter(payload)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			break
 		}
 		switch {
-		case keyIs(k, "statusCode"):
+		case jsonread.KeyIs(k, "statusCode"):
 			status = v
-		case keyIs(k, "headers"):
+		case jsonread.KeyIs(k, "headers"):
 			headers = v
-		case keyIs(k, "body"):
+		case jsonread.KeyIs(k, "body"):
 			body = v
-		case keyIs(k, "isBase64Encoded"):
+		case jsonread.KeyIs(k, "isBase64Encoded"):
 			b64 = v
-		case keyIs(k, "cookies"):
+		case jsonread.KeyIs(k, "cookies"):
 			cookies = v
 		}
 	}
@@ -187,12 +188,12 @@ func readV2(payload []byte, resp *execute.Response) error {
 	var bufArr [512]byte
 	var spanArr [16]span
 	a := arena{buf: bufArr[:0], spans: spanArr[:0]}
-	switch kindOf(cookies) {
-	case jsonNull:
-	case jsonArray:
-		it := newIter(cookies)
+	switch jsonread.KindOf(cookies) {
+	case jsonread.Null:
+	case jsonread.Array:
+		it := jsonread.NewIter(cookies)
 		for {
-			_, c, ok := it.next()
+			_, c, ok := it.Next()
 			if !ok {
 				break
 			}
@@ -203,12 +204,12 @@ func readV2(payload []byte, resp *execute.Response) error {
 	default:
 		return ErrInvalidResponse
 	}
-	switch kindOf(headers) {
-	case jsonNull:
-	case jsonObject:
-		it := newIter(headers)
+	switch jsonread.KindOf(headers) {
+	case jsonread.Null:
+	case jsonread.Object:
+		it := jsonread.NewIter(headers)
 		for {
-			k, v, ok := it.next()
+			k, v, ok := it.Next()
 			if !ok {
 				break
 			}
@@ -236,21 +237,21 @@ func readV2(payload []byte, resp *execute.Response) error {
 func readBody(resp *execute.Response, body []byte, isB64 bool) error {
 	if !isB64 {
 		var ok bool
-		if resp.Body, ok = appendScalar(resp.Body, body); !ok {
+		if resp.Body, _, ok = jsonread.AppendScalar(resp.Body, body); !ok {
 			return ErrInvalidResponse
 		}
 		return nil
 	}
 	var text []byte
-	switch kindOf(body) {
-	case jsonNull:
+	switch jsonread.KindOf(body) {
+	case jsonread.Null:
 		return nil
-	case jsonString:
+	case jsonread.String:
 		text = body[1 : len(body)-1]
 		if bytes.IndexByte(text, '\\') >= 0 {
-			text = appendUnquoted(nil, body)
+			text = jsonread.AppendUnquoted(nil, body)
 		}
-	case jsonObject, jsonArray:
+	case jsonread.Object, jsonread.Array:
 		return ErrInvalidResponse
 	default:
 		text = body
@@ -270,11 +271,11 @@ func readBody(resp *execute.Response, body []byte, isB64 bool) error {
 // statusOf reads statusCode: a number, or a string holding one (a fraction
 // is dropped, as Jackson reads a number into an int), of an HTTP status.
 func statusOf(v []byte) (int, bool) {
-	switch kindOf(v) {
-	case jsonString:
-		n, err := strconv.Atoi(string(appendUnquoted(nil, v)))
+	switch jsonread.KindOf(v) {
+	case jsonread.String:
+		n, err := strconv.Atoi(string(jsonread.AppendUnquoted(nil, v)))
 		return n, err == nil && n >= 100 && n <= 599
-	case jsonNumber:
+	case jsonread.Number:
 		f, err := strconv.ParseFloat(string(v), 64)
 		if err != nil || math.IsNaN(f) {
 			return 0, false
@@ -289,7 +290,7 @@ func statusOf(v []byte) (int, bool) {
 // scalar coercion); null is false.
 func boolOf(v []byte) (bool, bool) {
 	switch {
-	case kindOf(v) == jsonNull:
+	case jsonread.KindOf(v) == jsonread.Null:
 		return false, true
 	case string(v) == "true", string(v) == `"true"`:
 		return true, true
@@ -305,22 +306,22 @@ func readV1(payload []byte, resp *execute.Response) error {
 		return ErrInvalidResponse
 	}
 	var status, single, multi, body, b64 []byte
-	it := newIter(payload)
+	it := jsonread.NewIter(payload)
 	for {
-		k, v, ok := it.next()
+		k, v, ok := it.Next()
 		if !ok {
 			break
 		}
 		switch {
-		case keyIs(k, "statusCode"):
+		case jsonread.KeyIs(k, "statusCode"):
 			status = v
-		case keyIs(k, "headers"):
+		case jsonread.KeyIs(k, "headers"):
 			single = v
-		case keyIs(k, "multiValueHeaders"):
+		case jsonread.KeyIs(k, "multiValueHeaders"):
 			multi = v
-		case keyIs(k, "body"):
+		case jsonread.KeyIs(k, "body"):
 			body = v
-		case keyIs(k, "isBase64Encoded"):
+		case jsonread.KeyIs(k, "isBase64Encoded"):
 			b64 = v
 		default:
 			return ErrInvalidResponse
@@ -337,12 +338,12 @@ func readV1(payload []byte, resp *execute.Response) error {
 	var bufArr [512]byte
 	var spanArr [16]span
 	singles := arena{buf: bufArr[:0], spans: spanArr[:0]}
-	switch kindOf(single) {
-	case jsonNull:
-	case jsonObject:
-		it := newIter(single)
+	switch jsonread.KindOf(single) {
+	case jsonread.Null:
+	case jsonread.Object:
+		it := jsonread.NewIter(single)
 		for {
-			k, v, ok := it.next()
+			k, v, ok := it.Next()
 			if !ok {
 				break
 			}
@@ -366,27 +367,27 @@ func readV1(payload []byte, resp *execute.Response) error {
 	} else {
 		used = make([]bool, n)
 	}
-	switch kindOf(multi) {
-	case jsonNull:
-	case jsonObject:
-		it := newIter(multi)
+	switch jsonread.KindOf(multi) {
+	case jsonread.Null:
+	case jsonread.Object:
+		it := jsonread.NewIter(multi)
 		var nameArr [64]byte
 		for {
-			k, v, ok := it.next()
+			k, v, ok := it.Next()
 			if !ok {
 				break
 			}
-			switch kindOf(v) {
-			case jsonNull:
+			switch jsonread.KindOf(v) {
+			case jsonread.Null:
 				continue
-			case jsonArray:
+			case jsonread.Array:
 			default:
 				return ErrInvalidResponse
 			}
-			name := appendUnquoted(nameArr[:0], k)
-			vs := newIter(v)
+			name := jsonread.AppendUnquoted(nameArr[:0], k)
+			vs := jsonread.NewIter(v)
 			for {
-				_, e, ok := vs.next()
+				_, e, ok := vs.Next()
 				if !ok {
 					break
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/cloudemu/emulator/actors/apigateway"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // Lambda authorizers (docs/apigateway-execution.md §2.3): a TOKEN
@@ -238,7 +239,7 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 		inv.trace("Execution failed due to configuration error: " + err.Error())
 		return nil, errAuthorizerFailed
 	case reply.Error != "":
-		if functionErrorMessage(reply.Payload) == "Unauthorized" {
+		if execute.FunctionErrorMessage(reply.Payload) == "Unauthorized" {
 			inv.traceUnauthorized()
 			return nil, errUnauthorized
 		}
@@ -310,53 +311,53 @@ func parseAuthorizerOutput(payload []byte) (*authResult, bool) {
 	r := &authResult{}
 	var doc []byte
 	principal := false
-	ok := eachMember(payload, func(key, v []byte) bool {
+	ok := jsonread.EachMember(payload, func(key, v []byte) bool {
 		switch string(key) {
 		case "principalId":
-			s, k, ok := scalarText(v)
-			principal = k != jsonNull
+			s, k, ok := jsonread.ScalarText(v)
+			principal = k != jsonread.Null
 			r.principalID = s
 			return ok
 		case "policyDocument":
 			doc = v
 		case "context":
-			switch kindOf(v) {
-			case jsonNull:
+			switch jsonread.KindOf(v) {
+			case jsonread.Null:
 				return true
-			case jsonObject:
+			case jsonread.Object:
 			default:
 				return false
 			}
 			r.context = r.context[:0]
-			return eachMember(v, func(name, cv []byte) bool {
-				s, k, ok := scalarText(cv)
-				if ok && k != jsonNull {
+			return jsonread.EachMember(v, func(name, cv []byte) bool {
+				s, k, ok := jsonread.ScalarText(cv)
+				if ok && k != jsonread.Null {
 					r.context = putInPlace(r.context, string(name), s)
 				}
 				return ok
 			})
 		case "usageIdentifierKey":
-			s, _, ok := scalarText(v)
+			s, _, ok := jsonread.ScalarText(v)
 			r.usageKey = s
 			return ok
 		}
 		return true
 	})
-	if !ok || !principal || kindOf(doc) != jsonObject {
+	if !ok || !principal || jsonread.KindOf(doc) != jsonread.Object {
 		return nil, false
 	}
 	found := false
-	ok = eachMember(doc, func(key, v []byte) bool {
+	ok = jsonread.EachMember(doc, func(key, v []byte) bool {
 		if string(key) != "Statement" {
 			return true
 		}
 		found = true
 		r.statements = r.statements[:0]
-		switch kindOf(v) {
-		case jsonObject:
+		switch jsonread.KindOf(v) {
+		case jsonread.Object:
 			return r.addStatement(v)
-		case jsonArray:
-			return eachElement(v, r.addStatement)
+		case jsonread.Array:
+			return jsonread.EachElement(v, r.addStatement)
 		}
 		return false
 	})
@@ -374,13 +375,13 @@ func parseAuthorizerOutput(payload []byte) (*authResult, bool) {
 func (r *authResult) addStatement(v []byte) bool {
 	var s policyStatement
 	effect := ""
-	ok := eachMember(v, func(key, v []byte) bool {
+	ok := jsonread.EachMember(v, func(key, v []byte) bool {
 		var ok bool
 		switch string(key) {
 		case "Effect":
-			var k jsonKind
-			effect, k, ok = scalarText(v)
-			return ok && k == jsonString
+			var k jsonread.Kind
+			effect, k, ok = jsonread.ScalarText(v)
+			return ok && k == jsonread.String
 		case "Action":
 			s.actions, ok = stringList(v)
 			return ok
@@ -415,16 +416,16 @@ func putInPlace(h execute.Headers, name, value string) execute.Headers {
 
 // stringList reads a string or a list of strings.
 func stringList(v []byte) ([]string, bool) {
-	switch kindOf(v) {
-	case jsonString:
-		s, _, ok := scalarText(v)
+	switch jsonread.KindOf(v) {
+	case jsonread.String:
+		s, _, ok := jsonread.ScalarText(v)
 		return []string{s}, ok
-	case jsonArray:
+	case jsonread.Array:
 		var out []string
-		ok := eachElement(v, func(e []byte) bool {
-			s, k, ok := scalarText(e)
+		ok := jsonread.EachElement(v, func(e []byte) bool {
+			s, k, ok := jsonread.ScalarText(e)
 			out = append(out, s)
-			return ok && k == jsonString
+			return ok && k == jsonread.String
 		})
 		return out, ok
 	}

@@ -182,7 +182,7 @@ func (inv *invocation) function(f Function, integ *integration) {
 	}
 	selection := ""
 	if reply.Error != "" {
-		selection = functionErrorMessage(reply.Payload)
+		selection = execute.FunctionErrorMessage(reply.Payload)
 	}
 	inv.respond(integ, selection)
 }
@@ -193,7 +193,7 @@ func (inv *invocation) proxyFunctionResponse(reply FunctionReply) {
 	if reply.Error != "" {
 		if inv.log != nil {
 			inv.trace("Lambda execution failed with status 200 due to customer function error: " +
-				functionErrorMessage(reply.Payload) + ". Lambda request id: " + inv.lambdaRequestID())
+				execute.FunctionErrorMessage(reply.Payload) + ". Lambda request id: " + inv.lambdaRequestID())
 		}
 		inv.fail(errLambdaFunctionError)
 		return

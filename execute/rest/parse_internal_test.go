@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // TestParseProxyAnswer checks the proxy answer reader header by header:
@@ -159,10 +160,10 @@ func FuzzJSONReader(f *testing.F) {
 		wantOK := json.Valid(b) && json.Unmarshal(b, &want) == nil
 		got := map[string]string{}
 		values := map[string]string{}
-		ok := eachMember(b, func(k, v []byte) bool {
+		ok := jsonread.EachMember(b, func(k, v []byte) bool {
 			got[string(k)] = string(v)
-			if kindOf(v) == jsonString {
-				values[string(k)], _, _ = scalarText(v)
+			if jsonread.KindOf(v) == jsonread.String {
+				values[string(k)], _, _ = jsonread.ScalarText(v)
 			}
 			return true
 		})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/execute/jsonread"
 )
 
 // proxyAnswer is a Lambda proxy integration's answer, read.
@@ -31,7 +32,7 @@ type proxyAnswer struct {
 func parseProxyAnswer(payload []byte, h execute.Headers, body []byte) (proxyAnswer, execute.Headers, bool) {
 	a := proxyAnswer{status: 200, body: body[:0]}
 	var single, multi []byte
-	ok := eachMember(payload, func(key, v []byte) bool {
+	ok := jsonread.EachMember(payload, func(key, v []byte) bool {
 		switch string(key) {
 		case "statusCode":
 			s, ok := proxyStatus(v)
@@ -43,14 +44,14 @@ func parseProxyAnswer(payload []byte, h execute.Headers, body []byte) (proxyAnsw
 			multi = v
 		case "body":
 			var ok bool
-			a.body, _, ok = appendScalar(a.body[:0], v)
+			a.body, _, ok = jsonread.AppendScalar(a.body[:0], v)
 			return ok
 		case "isBase64Encoded":
-			s, k, ok := scalarText(v)
+			s, k, ok := jsonread.ScalarText(v)
 			switch {
 			case !ok:
 				return false
-			case k == jsonNull:
+			case k == jsonread.Null:
 				a.base64 = false
 			case s == "true" || s == "false":
 				a.base64 = s == "true"
@@ -66,13 +67,13 @@ func parseProxyAnswer(payload []byte, h execute.Headers, body []byte) (proxyAnsw
 		return a, h, false
 	}
 	var singles execute.Headers
-	if kindOf(single) != jsonNull {
-		if kindOf(single) != jsonObject {
+	if jsonread.KindOf(single) != jsonread.Null {
+		if jsonread.KindOf(single) != jsonread.Object {
 			return a, h, false
 		}
-		ok = eachMember(single, func(name, v []byte) bool {
-			s, k, ok := scalarText(v)
-			if ok && k != jsonNull {
+		ok = jsonread.EachMember(single, func(name, v []byte) bool {
+			s, k, ok := jsonread.ScalarText(v)
+			if ok && k != jsonread.Null {
 				singles = append(singles, execute.Header{Name: string(name), Value: s})
 			}
 			return ok
@@ -81,22 +82,22 @@ func parseProxyAnswer(payload []byte, h execute.Headers, body []byte) (proxyAnsw
 			return a, h, false
 		}
 	}
-	if kindOf(multi) != jsonNull {
-		if kindOf(multi) != jsonObject {
+	if jsonread.KindOf(multi) != jsonread.Null {
+		if jsonread.KindOf(multi) != jsonread.Object {
 			return a, h, false
 		}
-		ok = eachMember(multi, func(key, v []byte) bool {
+		ok = jsonread.EachMember(multi, func(key, v []byte) bool {
 			name := string(key)
-			switch kindOf(v) {
-			case jsonNull:
+			switch jsonread.KindOf(v) {
+			case jsonread.Null:
 				return true
-			case jsonArray:
+			case jsonread.Array:
 			default:
 				return false
 			}
-			ok := eachElement(v, func(e []byte) bool {
-				s, k, ok := scalarText(e)
-				if ok && k != jsonNull {
+			ok := jsonread.EachElement(v, func(e []byte) bool {
+				s, k, ok := jsonread.ScalarText(e)
+				if ok && k != jsonread.Null {
 					h = append(h, execute.Header{Name: name, Value: s})
 				}
 				return ok
@@ -125,16 +126,16 @@ func parseProxyAnswer(payload []byte, h execute.Headers, body []byte) (proxyAnsw
 // fraction is dropped, as Jackson reads a number into an int), of an HTTP
 // status; null is 200.
 func proxyStatus(v []byte) (int, bool) {
-	s, k, ok := scalarText(v)
+	s, k, ok := jsonread.ScalarText(v)
 	switch {
 	case !ok:
 		return 0, false
-	case k == jsonNull:
+	case k == jsonread.Null:
 		return 200, true
-	case k == jsonString:
+	case k == jsonread.String:
 		n, err := strconv.Atoi(s)
 		return n, err == nil && n >= 100 && n <= 599
-	case k == jsonNumber:
+	case k == jsonread.Number:
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil || math.IsNaN(f) {
 			return 0, false

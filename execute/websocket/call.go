@@ -292,7 +292,7 @@ func (k *call) function(in *integration) result {
 	}
 	if in.kind == "AWS" {
 		if reply.Error != "" {
-			msg := functionErrorMessage(reply.Payload)
+			msg := execute.FunctionErrorMessage(reply.Payload)
 			for _, r := range in.responses {
 				if r.re != nil && r.re.MatchString(msg) {
 					return k.respond(in, 200, msg, reply.Payload)
@@ -337,15 +337,6 @@ func proxyAnswer(payload []byte) result {
 		res.headers = append(res.headers, execute.Header{Name: name, Value: v})
 	}
 	return res
-}
-
-// functionErrorMessage is a function error's errorMessage.
-func functionErrorMessage(payload []byte) string {
-	var e struct {
-		ErrorMessage string `json:"errorMessage"`
-	}
-	_ = json.Unmarshal(payload, &e)
-	return e.ErrorMessage
 }
 
 // contextText is an authorizer context value as API Gateway passes it on:

@@ -1,4 +1,4 @@
-package httpevent
+package jsonread
 
 import (
 	"bytes"
@@ -6,48 +6,66 @@ import (
 	"unicode/utf8"
 )
 
-// Functions answer JSON that API Gateway reads as its Java front end does
-// (Jackson): member names match exactly, a member given twice counts with
-// its last value, and a scalar is read as text where text is wanted (true
-// → "true", 1 → "1"). The reader below walks an answer in place, without
-// building maps: a checked value's members are sub-slices of it.
-//
-// It is a sibling of execute/rest's jsonread.go (unexported there, and this
-// package does not import the REST executor).
+// Kind is the kind of a JSON value by its first byte.
+type Kind byte
 
-// maxDepth bounds the nesting a function's answer may have.
-const maxDepth = 1000
-
-// jsonKind is the kind of a JSON value by its first byte.
-type jsonKind byte
-
+// The kinds.
 const (
-	jsonNull jsonKind = iota
-	jsonString
-	jsonNumber
-	jsonBool
-	jsonObject
-	jsonArray
+	Null Kind = iota
+	String
+	Number
+	Bool
+	Object
+	Array
 )
 
-// kindOf is the kind of a checked value; nil (an absent member) is null.
-func kindOf(v []byte) jsonKind {
-	if len(v) == 0 {
-		return jsonNull
+// maxDepth bounds the nesting a value may have.
+const maxDepth = 1000
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// EachMember calls f for every member of the JSON object raw, in order,
+// with its name Unquoted. It reports false when raw is not one well-formed
+// JSON object, or when f does. Values (without the space around them), and
+// names without escapes, are sub-slices of raw.
+func EachMember(raw []byte, f func(key, value []byte) bool) bool {
+	return eachIn(raw, '{', f)
+}
+
+// EachElement calls f for every element of the JSON array raw.
+func EachElement(raw []byte, f func(value []byte) bool) bool {
+	return eachIn(raw, '[', func(_, v []byte) bool { return f(v) })
+}
+
+// eachIn walks the object or array (open is '{' or '[') that is all of
+// raw; key is nil for an array's elements.
+func eachIn(raw []byte, open byte, f func(key, value []byte) bool) bool {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != open {
+		return false
 	}
-	switch v[0] {
-	case '"':
-		return jsonString
-	case '{':
-		return jsonObject
-	case '[':
-		return jsonArray
-	case 't', 'f':
-		return jsonBool
-	case 'n':
-		return jsonNull
+	if end, ok := valueEnd(raw, i, 0); !ok || skipSpace(raw, end) != len(raw) {
+		return false
 	}
-	return jsonNumber
+	// The value is well-formed: walk it without checking again (no
+	// member or element starts with a closing bracket).
+	var key []byte
+	for i = skipSpace(raw, i+1); raw[i] != '}' && raw[i] != ']'; {
+		if open == '{' {
+			kEnd, _ := valueEnd(raw, i, 0)
+			key = Unquoted(raw[i:kEnd])
+			i = skipSpace(raw, skipSpace(raw, kEnd)+1) // past the colon
+		}
+		vEnd, _ := valueEnd(raw, i, 0)
+		if !f(key, raw[i:vEnd]) {
+			return false
+		}
+		i = skipSpace(raw, vEnd)
+		if raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		}
+	}
+	return true
 }
 
 // trimSpace drops JSON's white space around b.
@@ -62,8 +80,6 @@ func trimSpace(b []byte) []byte {
 	return b[i:j]
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 func skipSpace(b []byte, i int) int {
 	for i < len(b) && isSpace(b[i]) {
 		i++
@@ -71,9 +87,9 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// checkJSON reports whether b, white space around it dropped, is exactly
+// Check reports whether b, white space around it dropped, is exactly
 // one well-formed JSON value, and returns that value.
-func checkJSON(b []byte) ([]byte, bool) {
+func Check(b []byte) ([]byte, bool) {
 	b = trimSpace(b)
 	end, ok := valueEnd(b, 0, 0)
 	return b, ok && end == len(b)
@@ -213,21 +229,21 @@ func numberEnd(b []byte, i int) (int, bool) {
 	return i, true
 }
 
-// iter walks the members of a checked object, or the elements of a checked
+// Iter walks the members of a checked object, or the elements of a checked
 // array (key nil), in order. Values are sub-slices of the walked value.
-type iter struct {
+type Iter struct {
 	b   []byte
 	i   int
 	obj bool
 }
 
-// newIter walks v, a checked object or array.
-func newIter(v []byte) iter {
-	return iter{b: v, i: skipSpace(v, 1), obj: v[0] == '{'}
+// NewIter walks v, a checked object or array.
+func NewIter(v []byte) Iter {
+	return Iter{b: v, i: skipSpace(v, 1), obj: v[0] == '{'}
 }
 
 // next returns the next member (its name still quoted) or element.
-func (it *iter) next() (key, value []byte, ok bool) {
+func (it *Iter) Next() (key, value []byte, ok bool) {
 	b, i := it.b, it.i
 	if i >= len(b) || b[i] == '}' || b[i] == ']' {
 		return nil, nil, false
@@ -246,21 +262,21 @@ func (it *iter) next() (key, value []byte, ok bool) {
 	return key, value, true
 }
 
-// keyIs reports whether the quoted member name q is name.
-func keyIs(q []byte, name string) bool {
+// KeyIs reports whether the quoted member name q is name.
+func KeyIs(q []byte, name string) bool {
 	if len(q) == len(name)+2 && string(q[1:len(q)-1]) == name {
 		return true
 	}
 	if bytes.IndexByte(q, '\\') < 0 {
 		return false
 	}
-	return string(appendUnquoted(nil, q)) == name
+	return string(AppendUnquoted(nil, q)) == name
 }
 
-// appendUnquoted appends the text of the checked JSON string q to dst, as
+// AppendUnquoted appends the text of the checked JSON string q to dst, as
 // encoding/json reads it: a lone surrogate and each byte of invalid UTF-8
 // become U+FFFD.
-func appendUnquoted(dst, q []byte) []byte {
+func AppendUnquoted(dst, q []byte) []byte {
 	inner := q[1 : len(q)-1]
 	for len(inner) > 0 {
 		// Copy the run up to the next escape in one go.
@@ -344,17 +360,63 @@ func hex4(h []byte) rune {
 	return r
 }
 
-// appendScalar appends a checked scalar as text to dst: a string's value,
-// a number's or a boolean's JSON text, nothing for null. ok is false for
-// objects and arrays.
-func appendScalar(dst, v []byte) ([]byte, bool) {
-	switch kindOf(v) {
-	case jsonString:
-		return appendUnquoted(dst, v), true
-	case jsonNumber, jsonBool:
-		return append(dst, v...), true
-	case jsonNull:
-		return dst, true
+// Unquoted is the text of a well-formed JSON string: a sub-slice of q
+// when it has no escape, else a copy.
+func Unquoted(q []byte) []byte {
+	inner := q[1 : len(q)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return inner
 	}
-	return dst, false
+	return AppendUnquoted(nil, q)
+}
+
+// KindOf is the kind of a value as EachMember and EachElement yield it;
+// nil (an absent member) is null.
+func KindOf(v []byte) Kind {
+	if len(v) == 0 {
+		return Null
+	}
+	switch v[0] {
+	case '"':
+		return String
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case 't', 'f':
+		return Bool
+	case 'n':
+		return Null
+	}
+	return Number
+}
+
+// ScalarText reads a scalar as text: a string's value, a number's or a
+// boolean's JSON text. ok is false for objects and arrays; null is ("",
+// Null, true).
+func ScalarText(v []byte) (string, Kind, bool) {
+	switch k := KindOf(v); k {
+	case String:
+		return string(Unquoted(v)), k, true
+	case Number, Bool:
+		return string(v), k, true
+	case Null:
+		return "", k, true
+	default:
+		return "", k, false
+	}
+}
+
+// AppendScalar appends a scalar as text (as ScalarText reads it) to dst.
+func AppendScalar(dst, v []byte) ([]byte, Kind, bool) {
+	switch k := KindOf(v); k {
+	case String:
+		return AppendUnquoted(dst, v), k, true
+	case Number, Bool:
+		return append(dst, v...), k, true
+	case Null:
+		return dst, k, true
+	default:
+		return dst, k, false
+	}
 }
