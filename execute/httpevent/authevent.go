@@ -1,5 +1,7 @@
 package httpevent
 
+import "github.com/cloudemu/emulator/awswire"
+
 // AppendAuthorizerEvent appends the event a Lambda authorizer of payload
 // format version ("1.0", else 2.0) gets for r to dst (docs:
 // http-api-lambda-authorizer, "Payload format version"), and returns it.
@@ -16,7 +18,7 @@ package httpevent
 func AppendAuthorizerEvent(dst []byte, r *Request, version, routeArn string, identity []string) []byte {
 	if version == "1.0" {
 		dst = append(dst, `{"version":"1.0","type":"REQUEST","methodArn":`...)
-		dst = appendString(dst, routeArn)
+		dst = awswire.AppendString(dst, routeArn)
 		dst = append(dst, `,"identitySource":"`...)
 		dst = appendJoined(dst, identity)
 		dst = append(dst, `","authorizationToken":"`...)
@@ -32,13 +34,13 @@ func AppendAuthorizerEvent(dst []byte, r *Request, version, routeArn string, ide
 		return append(dst, '}')
 	}
 	dst = append(dst, `{"version":"2.0","type":"REQUEST","routeArn":`...)
-	dst = appendString(dst, routeArn)
+	dst = awswire.AppendString(dst, routeArn)
 	dst = append(dst, `,"identitySource":[`...)
 	for i, v := range identity {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, v)
+		dst = awswire.AppendString(dst, v)
 	}
 	dst = append(dst, `],"routeKey":`...)
 	dst = appendStartV2(dst, r)
@@ -61,7 +63,7 @@ func appendJoined(dst []byte, vs []string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendStringContent(dst, v)
+		dst = awswire.AppendStringContent(dst, v)
 	}
 	return dst
 }

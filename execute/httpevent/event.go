@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/execute/jsonread"
 )
@@ -132,11 +133,11 @@ func appendEventV2(dst []byte, r *Request) []byte {
 // appendStartV2 writes the 2.0 members from routeKey's value to
 // queryStringParameters, which the authorizer event shares.
 func appendStartV2(dst []byte, r *Request) []byte {
-	dst = appendString(dst, r.RouteKey)
+	dst = awswire.AppendString(dst, r.RouteKey)
 	dst = append(dst, `,"rawPath":`...)
-	dst = appendString(dst, r.RawPath)
+	dst = awswire.AppendString(dst, r.RawPath)
 	dst = append(dst, `,"rawQueryString":`...)
-	dst = appendString(dst, r.RawQuery)
+	dst = awswire.AppendString(dst, r.RawQuery)
 	dst = appendCookies(dst, r.Headers)
 	dst = append(dst, `,"headers":`...)
 	dst = appendJoinedHeaders(dst, r.Headers)
@@ -178,7 +179,7 @@ func appendCookies(dst []byte, h execute.Headers) []byte {
 				dst = append(dst, ',')
 			}
 			n++
-			dst = appendString(dst, c)
+			dst = awswire.AppendString(dst, c)
 		}
 	}
 	if n > 0 {
@@ -204,12 +205,12 @@ func appendJoinedHeaders(dst []byte, h execute.Headers) []byte {
 			dst = append(dst, ',')
 		}
 		n++
-		dst = appendLower(dst, f.Name)
+		dst = awswire.AppendLowerString(dst, f.Name)
 		dst = append(dst, ':', '"')
-		dst = appendStringContent(dst, f.Value)
+		dst = awswire.AppendStringContent(dst, f.Value)
 		for j := g.next[i]; j >= 0; j = g.next[j] {
 			dst = append(dst, ',')
-			dst = appendStringContent(dst, h[j].Value)
+			dst = awswire.AppendStringContent(dst, h[j].Value)
 		}
 		dst = append(dst, '"')
 	}
@@ -255,9 +256,9 @@ func appendParams(dst []byte, ps []Param) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, p.Name)
+		dst = awswire.AppendString(dst, p.Name)
 		dst = append(dst, ':')
-		dst = appendString(dst, p.Value)
+		dst = awswire.AppendString(dst, p.Value)
 	}
 	return append(dst, '}')
 }
@@ -280,9 +281,9 @@ func (r *Request) userAgent() string {
 // section when one admitted the request and withAuthorizer.
 func appendContextV2(dst []byte, r *Request, withAuthorizer bool) []byte {
 	dst = append(dst, `{"accountId":`...)
-	dst = appendString(dst, r.AccountID)
+	dst = awswire.AppendString(dst, r.AccountID)
 	dst = append(dst, `,"apiId":`...)
-	dst = appendString(dst, r.APIID)
+	dst = awswire.AppendString(dst, r.APIID)
 	if withAuthorizer {
 		switch {
 		case r.JWT != nil:
@@ -302,25 +303,25 @@ func appendContextV2(dst []byte, r *Request, withAuthorizer bool) []byte {
 		}
 	}
 	dst = append(dst, `,"domainName":`...)
-	dst = appendString(dst, r.DomainName)
+	dst = awswire.AppendString(dst, r.DomainName)
 	dst = append(dst, `,"domainPrefix":`...)
-	dst = appendString(dst, r.domainPrefix())
+	dst = awswire.AppendString(dst, r.domainPrefix())
 	dst = append(dst, `,"http":{"method":`...)
-	dst = appendString(dst, r.Method)
+	dst = awswire.AppendString(dst, r.Method)
 	dst = append(dst, `,"path":`...)
-	dst = appendString(dst, r.RawPath)
+	dst = awswire.AppendString(dst, r.RawPath)
 	dst = append(dst, `,"protocol":`...)
-	dst = appendString(dst, r.Protocol)
+	dst = awswire.AppendString(dst, r.Protocol)
 	dst = append(dst, `,"sourceIp":`...)
-	dst = appendString(dst, r.SourceIP)
+	dst = awswire.AppendString(dst, r.SourceIP)
 	dst = append(dst, `,"userAgent":`...)
-	dst = appendString(dst, r.userAgent())
+	dst = awswire.AppendString(dst, r.userAgent())
 	dst = append(dst, `},"requestId":`...)
-	dst = appendString(dst, r.RequestID)
+	dst = awswire.AppendString(dst, r.RequestID)
 	dst = append(dst, `,"routeKey":`...)
-	dst = appendString(dst, r.RouteKey)
+	dst = awswire.AppendString(dst, r.RouteKey)
 	dst = append(dst, `,"stage":`...)
-	dst = appendString(dst, r.Stage)
+	dst = awswire.AppendString(dst, r.Stage)
 	dst = append(dst, `,"time":"`...)
 	dst = r.Received.UTC().AppendFormat(dst, timeLayout)
 	dst = append(dst, `","timeEpoch":`...)
@@ -341,7 +342,7 @@ func appendJWT(dst []byte, j *JWT) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, s)
+			dst = awswire.AppendString(dst, s)
 		}
 		dst = append(dst, ']')
 	}
@@ -389,7 +390,7 @@ func appendBody(dst []byte, r *Request, b64, withNull bool) []byte {
 	}
 	dst = append(dst, `,"body":`...)
 	// The body is only read here: the string does not outlive the call.
-	return appendString(dst, unsafe.String(unsafe.SliceData(r.Body), len(r.Body)))
+	return awswire.AppendString(dst, unsafe.String(unsafe.SliceData(r.Body), len(r.Body)))
 }
 
 func appendBase64Flag(dst []byte, b64 bool) []byte {
@@ -422,11 +423,11 @@ func appendEventV1(dst []byte, r *Request) []byte {
 // multiValueQueryStringParameters, which the authorizer event shares.
 func appendStartV1(dst []byte, r *Request) []byte {
 	dst = append(dst, `,"resource":`...)
-	dst = appendString(dst, r.resource())
+	dst = awswire.AppendString(dst, r.resource())
 	dst = append(dst, `,"path":`...)
-	dst = appendString(dst, r.Path)
+	dst = awswire.AppendString(dst, r.Path)
 	dst = append(dst, `,"httpMethod":`...)
-	dst = appendString(dst, r.Method)
+	dst = awswire.AppendString(dst, r.Method)
 	dst = appendHeaderViews(dst, r.Headers)
 	return appendQueryViews(dst, r.RawQuery)
 }
@@ -469,9 +470,9 @@ func appendHeaderViews(dst []byte, h execute.Headers) []byte {
 			dst = append(dst, ',')
 		}
 		n++
-		dst = appendLower(dst, f.Name)
+		dst = awswire.AppendLowerString(dst, f.Name)
 		dst = append(dst, ':')
-		dst = appendString(dst, h[last].Value)
+		dst = awswire.AppendString(dst, h[last].Value)
 	}
 	dst = append(dst, `},"multiValueHeaders":{`...)
 	n = 0
@@ -483,12 +484,12 @@ func appendHeaderViews(dst []byte, h execute.Headers) []byte {
 			dst = append(dst, ',')
 		}
 		n++
-		dst = appendLower(dst, f.Name)
+		dst = awswire.AppendLowerString(dst, f.Name)
 		dst = append(dst, ":["...)
-		dst = appendString(dst, f.Value)
+		dst = awswire.AppendString(dst, f.Value)
 		for j := g.next[i]; j >= 0; j = g.next[j] {
 			dst = append(dst, ',')
-			dst = appendString(dst, h[j].Value)
+			dst = awswire.AppendString(dst, h[j].Value)
 		}
 		dst = append(dst, ']')
 	}
@@ -552,37 +553,37 @@ func appendQueryViews(dst []byte, raw string) []byte {
 // for $default) and the id as extendedRequestId too.
 func appendContextV1(dst []byte, r *Request, withAuthorizer bool) []byte {
 	dst = append(dst, `{"accountId":`...)
-	dst = appendString(dst, r.AccountID)
+	dst = awswire.AppendString(dst, r.AccountID)
 	dst = append(dst, `,"apiId":`...)
-	dst = appendString(dst, r.APIID)
+	dst = awswire.AppendString(dst, r.APIID)
 	if withAuthorizer {
 		dst = append(dst, `,"authorizer":`...)
 		dst = appendAuthorizerV1(dst, r)
 	}
 	dst = append(dst, `,"domainName":`...)
-	dst = appendString(dst, r.DomainName)
+	dst = awswire.AppendString(dst, r.DomainName)
 	dst = append(dst, `,"domainPrefix":`...)
-	dst = appendString(dst, r.domainPrefix())
+	dst = awswire.AppendString(dst, r.domainPrefix())
 	dst = append(dst, `,"extendedRequestId":`...)
 	if r.ExtendedRequestID != "" {
-		dst = appendString(dst, r.ExtendedRequestID)
+		dst = awswire.AppendString(dst, r.ExtendedRequestID)
 	} else {
-		dst = appendString(dst, r.RequestID)
+		dst = awswire.AppendString(dst, r.RequestID)
 	}
 	dst = append(dst, `,"httpMethod":`...)
-	dst = appendString(dst, r.Method)
+	dst = awswire.AppendString(dst, r.Method)
 	dst = append(dst, `,"identity":{"accessKey":null,"accountId":null,"caller":null,`+
 		`"cognitoAuthenticationProvider":null,"cognitoAuthenticationType":null,"cognitoIdentityId":null,`+
 		`"cognitoIdentityPoolId":null,"principalOrgId":null,"sourceIp":`...)
-	dst = appendString(dst, r.SourceIP)
+	dst = awswire.AppendString(dst, r.SourceIP)
 	dst = append(dst, `,"user":null,"userAgent":`...)
-	dst = appendString(dst, r.userAgent())
+	dst = awswire.AppendString(dst, r.userAgent())
 	dst = append(dst, `,"userArn":null},"path":`...)
-	dst = appendString(dst, r.Path)
+	dst = awswire.AppendString(dst, r.Path)
 	dst = append(dst, `,"protocol":`...)
-	dst = appendString(dst, r.Protocol)
+	dst = awswire.AppendString(dst, r.Protocol)
 	dst = append(dst, `,"requestId":`...)
-	dst = appendString(dst, r.RequestID)
+	dst = awswire.AppendString(dst, r.RequestID)
 	dst = append(dst, `,"requestTime":"`...)
 	dst = r.Received.UTC().AppendFormat(dst, timeLayout)
 	dst = append(dst, `","requestTimeEpoch":`...)
@@ -591,12 +592,12 @@ func appendContextV1(dst []byte, r *Request, withAuthorizer bool) []byte {
 	if r.RouteKey == "" || r.RouteKey == "$default" {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendString(dst, r.RouteKey)
+		dst = awswire.AppendString(dst, r.RouteKey)
 	}
 	dst = append(dst, `,"resourcePath":`...)
-	dst = appendString(dst, r.resource())
+	dst = awswire.AppendString(dst, r.resource())
 	dst = append(dst, `,"stage":`...)
-	dst = appendString(dst, r.Stage)
+	dst = awswire.AppendString(dst, r.Stage)
 	return append(dst, '}')
 }
 
@@ -613,7 +614,7 @@ func appendAuthorizerV1(dst []byte, r *Request) []byte {
 		dst = append(dst, '{')
 		if r.Lambda.PrincipalID != "" {
 			dst = append(dst, `"principalId":`...)
-			dst = appendString(dst, r.Lambda.PrincipalID)
+			dst = awswire.AppendString(dst, r.Lambda.PrincipalID)
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `"integrationLatency":`...)

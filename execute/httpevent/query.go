@@ -1,5 +1,7 @@
 package httpevent
 
+import "github.com/cloudemu/emulator/awswire"
+
 // The query views are written straight from the raw query string, without
 // building a parameter list: a name's values are gathered by scanning the
 // pairs again for the same form-decoded name. Decoding follows
@@ -121,7 +123,7 @@ func appendDecoded(dst []byte, s string) []byte {
 		}
 	}
 	if plain {
-		return appendStringContent(dst, s)
+		return awswire.AppendStringContent(dst, s)
 	}
 	// Decode into dst, then escape the decoded bytes in place: decoding
 	// never lengthens a component, so decode after the current end and
@@ -141,7 +143,7 @@ func appendDecoded(dst []byte, s string) []byte {
 	}
 	// Rare: the decoded text holds quotes, controls or invalid UTF-8.
 	tmp := string(decoded)
-	return appendStringContent(dst[:start], tmp)
+	return awswire.AppendStringContent(dst[:start], tmp)
 }
 
 // decodedName is the component s decoded (a map key for long queries).

@@ -1,30 +1,25 @@
-package httpevent
+package awswire
 
-import (
-	"bytes"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string, escaped as
-// awswire.AppendString escapes, with a quicker loop over the bytes that
-// need no escape (most of an event).
-func appendString(dst []byte, s string) []byte {
+// AppendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does, so that a hostile name cannot break the body; U+2028
+// and U+2029 are escaped. Runs of bytes that need no escape are copied at
+// once (a table look-up per byte).
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	dst = appendEscaped(dst, s, false)
 	return append(dst, '"')
 }
 
-// appendStringContent appends s as the content of a JSON string (without
-// the quotes), escaped as awswire.AppendString escapes: invalid UTF-8
-// becomes U+FFFD, U+2028 and U+2029 are escaped.
-func appendStringContent(dst []byte, s string) []byte { return appendEscaped(dst, s, false) }
+// AppendStringContent appends s as the content of a JSON string (without
+// the quotes), escaped as AppendString escapes.
+func AppendStringContent(dst []byte, s string) []byte { return appendEscaped(dst, s, false) }
 
-// appendLower appends s as a JSON string with its ASCII letters
+// AppendLowerString appends s as a JSON string with its ASCII letters
 // lowercased: HTTP APIs lowercase header names (docs:
 // http-api-develop-integrations-lambda, "All header names are lowercased").
-func appendLower(dst []byte, s string) []byte {
+func AppendLowerString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	dst = appendEscaped(dst, s, true)
 	return append(dst, '"')
@@ -96,19 +91,4 @@ func appendEscaped(dst []byte, s string, lower bool) []byte {
 		i += size
 	}
 	return append(dst, s[start:]...)
-}
-
-// needsEscape reports whether b may not stand as JSON string content as it
-// is.
-func needsEscape(b []byte) bool {
-	ascii := true
-	for _, c := range b {
-		switch {
-		case c < 0x20 || c == '"' || c == '\\':
-			return true
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-	}
-	return !ascii && (!utf8.Valid(b) || bytes.Contains(b, []byte("\u2028")) || bytes.Contains(b, []byte("\u2029")))
 }
