@@ -1,6 +1,9 @@
 package httpapi_test
 
 import (
+	"bufio"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -252,4 +255,55 @@ func TestThrottle(t *testing.T) {
 	if a := f.call("GET", "/free", nil, ""); a.status != 200 {
 		t.Errorf("free route: %d", a.status)
 	}
+}
+
+// TestHostileInput: odd paths and headers get the gateway's answers, never
+// a 500 or a dropped connection.
+func TestHostileInput(t *testing.T) {
+	f := newFixture(t)
+	be := echoBackend(t)
+	f.route("GET /items/{id}", f.proxy(be.URL+"/i/{id}", nil), nil)
+	f.route("ANY /files/{proxy+}", f.proxy(be.URL+"/f/{proxy}", nil), nil)
+	f.stage("$default", nil)
+	for _, c := range []struct {
+		path   string
+		status int
+	}{
+		{"//items//1", 404},
+		{"/items/%zz", 400}, // the front refuses a malformed escape
+		{"/items/", 404},
+		{"/files/a/../../etc/passwd", 200},
+		{"/" + strings.Repeat("x/", 3000), 404},
+		{"/files/" + strings.Repeat("y/", 3000), 200},
+	} {
+		if status, body := f.raw("GET", c.path); status != c.status {
+			t.Errorf("GET %.60s: %d %q, want %d", c.path, status, body, c.status)
+		}
+	}
+	big := strings.Repeat("v", 4<<10)
+	if a := f.call("GET", "/items/1", map[string]string{"X-Big": big, "Cookie": big}, ""); a.status != 200 {
+		t.Errorf("big headers: %d %q", a.status, a.body)
+	}
+	// Past the front's header buffer: a 400 from the front, not a 5xx.
+	huge := strings.Repeat("v", 64<<10)
+	if a := f.call("GET", "/items/1", map[string]string{"X-Huge": huge}, ""); a.status != 400 {
+		t.Errorf("huge header: %d %q", a.status, a.body)
+	}
+}
+
+// raw sends a request line as written (Go's client refuses some paths)
+// and returns the status and body.
+func (f *fixture) raw(method, path string) (int, string) {
+	f.t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(f.srv.URL, "http://"))
+	f.must(err)
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	_, err = io.WriteString(c, method+" "+path+" HTTP/1.1\r\nHost: "+f.api+".execute-api.localhost.localstack.cloud\r\nConnection: close\r\n\r\n")
+	f.must(err)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	f.must(err)
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
