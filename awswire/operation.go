@@ -10,10 +10,14 @@ const (
 	APIGateway
 	APIGatewayV2
 	Lambda
+	SQS
+	SNS
+	SES
+	SESv2
 )
 
 // String returns the model directory name (backup, apigateway, apigatewayv2,
-// lambda).
+// lambda, sqs, sns, ses, sesv2).
 func (s Service) String() string {
 	switch s {
 	case Backup:
@@ -24,6 +28,14 @@ func (s Service) String() string {
 		return "apigatewayv2"
 	case Lambda:
 		return "lambda"
+	case SQS:
+		return "sqs"
+	case SNS:
+		return "sns"
+	case SES:
+		return "ses"
+	case SESv2:
+		return "sesv2"
 	}
 	return "none"
 }

@@ -26,6 +26,7 @@ var layers = []struct {
 	{"metrics/...", []string{module + "/httpfront", module + "/server", "github.com/valyala/fasthttp"}},
 	{"execute/...", []string{module + "/httpfront", module + "/server", "github.com/valyala/fasthttp"}},
 	{"inithook", []string{module + "/httpfront", module + "/actors", module + "/server"}},
+	{"inbox", []string{module + "/"}},
 	{"httpfront/...", []string{module + "/server", module + "/compat", module + "/cmd"}},
 	{"compat/...", []string{module + "/server", module + "/httpfront/backuphttp", module + "/httpfront/apigatewayhttp",
 		module + "/httpfront/apigatewayv2http", module + "/actors"}},
@@ -102,7 +103,7 @@ func service(tree, pkg string) (string, bool) {
 	}
 	name, _, _ := strings.Cut(rest, "/")
 	switch name {
-	case "restjson": // the front's protocol codec, shared by every service
+	case "restjson", "awsrpc": // the front's protocol codecs, shared by the services
 		return "", false
 	}
 	return name, true

@@ -28,6 +28,7 @@ import (
 	"github.com/cloudemu/emulator/httpfront"
 	"github.com/cloudemu/emulator/httpfront/apigatewayhttp"
 	"github.com/cloudemu/emulator/httpfront/apigatewayv2http"
+	"github.com/cloudemu/emulator/httpfront/awsrpc"
 	"github.com/cloudemu/emulator/httpfront/backuphttp"
 	"github.com/cloudemu/emulator/httpfront/lambdahttp"
 	"github.com/cloudemu/emulator/httpfront/restjson"
@@ -48,6 +49,10 @@ type Service struct {
 	// Handlers serve the supported operations, by operation name; every
 	// other operation of the model answers NotImplementedException.
 	Handlers map[string]restjson.Handler
+	// RPC serves the supported operations of a query- or JSON-protocol
+	// service (SQS, SNS, SES v1), by operation name; every other
+	// operation of its model answers the service's NotImplemented.
+	RPC map[string]awsrpc.Handler
 	// Partial names the supported operations that are only partly
 	// emulated (the README says how).
 	Partial []string
