@@ -20,6 +20,7 @@ import (
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/inbox"
 	"github.com/cloudemu/emulator/inithook"
 	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/store"
@@ -39,6 +40,7 @@ type Emulator struct {
 	server   *httpfront.Server
 	hooks    *inithook.Runner // nil: no init hooks (in-process tests)
 	metrics  *metrics.Regions
+	inbox    *inbox.Inbox
 
 	shutdownOnce sync.Once
 	shutdownErr  error
@@ -74,11 +76,12 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		now = func() time.Time { return fixed }
 	}
 	e.sys = actors.NewSystem(log, cfg.AskTimeout)
+	e.inbox = inbox.New(inbox.DefaultLimit)
 	e.metrics = metrics.NewRegions(metrics.Config{HighResRetention: cfg.MetricsRetention.High,
 		LowResRetention: cfg.MetricsRetention.Low, Now: now})
 	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg, Metrics: e.metrics,
 		Functions: &functionInvoker{}, Accounts: &accountBuckets{},
-		Admission: execute.NewAdmission(cfg.MaxExecutions)}
+		Admission: execute.NewAdmission(cfg.MaxExecutions), Inbox: e.inbox}
 	for _, build := range registry {
 		e.services = append(e.services, build(env))
 	}
@@ -290,6 +293,7 @@ func (e *Emulator) Reset() error {
 	e.closeSockets()
 	e.detach()
 	e.metrics.Reset()
+	e.inbox.Reset()
 	if err := e.store.Wipe(); err != nil {
 		return fmt.Errorf("emulator: reset: %w", err)
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/cloudemu/emulator/httpfront/backuphttp"
 	"github.com/cloudemu/emulator/httpfront/lambdahttp"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/inbox"
 	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/store"
 	"github.com/cloudemu/emulator/throttle"
@@ -114,6 +115,9 @@ type Env struct {
 	// Admission caps the requests to deployed APIs served at once, of
 	// every kind together (EMULATOR_MAX_EXECUTIONS).
 	Admission *execute.Admission
+	// Inbox captures the mail, short messages and pushes SES and SNS
+	// send (memory only; a reset empties it).
+	Inbox *inbox.Inbox
 }
 
 // accountBuckets is the REST service's AccountBucket for the HTTP API
