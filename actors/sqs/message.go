@@ -1,0 +1,252 @@
+package sqs
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// MessageAttribute is one message attribute's value (user attributes and
+// system attributes alike); its json names are the model's.
+type MessageAttribute struct {
+	DataType    string `json:"DataType"`
+	StringValue string `json:"StringValue,omitempty"`
+	BinaryValue []byte `json:"BinaryValue,omitempty"`
+}
+
+// binary reports whether the attribute travels as bytes.
+func (a MessageAttribute) binary() bool { return strings.HasPrefix(a.DataType, "Binary") }
+
+// Message states.
+const (
+	stateVisible uint8 = iota
+	stateInflight
+	stateDelayed
+)
+
+var stateNames = [...]string{"visible", "inflight", "delayed"}
+
+// Message is one message as its queue's owner keeps it (and persists it).
+// It never changes once published: a receive replaces it with a copy.
+type Message struct {
+	Seq       uint64                      `json:"seq"`
+	ID        string                      `json:"id"`
+	Body      string                      `json:"body"`
+	MD5Body   string                      `json:"md5"`
+	Attrs     map[string]MessageAttribute `json:"attrs,omitempty"`
+	Trace     string                      `json:"trace,omitempty"` // AWSTraceHeader
+	MD5Sys    string                      `json:"md5Sys,omitempty"`
+	Sent      int64                       `json:"sent"` // unix ms
+	Sender    string                      `json:"sender"`
+	Group     string                      `json:"group,omitempty"`
+	Dedup     string                      `json:"dedup,omitempty"`
+	SeqNumber string                      `json:"seqNumber,omitempty"`
+	DLQSource string                      `json:"dlqSource,omitempty"`
+	State     uint8                       `json:"state"`
+	// VisibleAt ends a delay or a visibility timeout (unix ns).
+	VisibleAt    int64  `json:"visibleAt,omitempty"`
+	Receives     int    `json:"receives,omitempty"`
+	FirstReceive int64  `json:"firstReceive,omitempty"` // unix ms
+	Handle       string `json:"handle,omitempty"`       // the last receipt handle
+}
+
+// md5Hex is the hex MD5 of s.
+func md5Hex(s string) string {
+	sum := md5.Sum([]byte(s))
+	return hex.EncodeToString(sum[:])
+}
+
+// MD5OfAttributes is AWS's digest of message attributes: for each
+// attribute in name order, the name, the data type and the value, each
+// preceded by its length (4 bytes, big-endian), with a transport byte (1
+// for String and Number, 2 for Binary) before the value. "" when there are
+// none.
+func MD5OfAttributes(attrs map[string]MessageAttribute) string {
+	if len(attrs) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(attrs))
+	for k := range attrs {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	h := md5.New()
+	var n [4]byte
+	put := func(b []byte) {
+		binary.BigEndian.PutUint32(n[:], uint32(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+	}
+	for _, k := range names {
+		a := attrs[k]
+		put([]byte(k))
+		put([]byte(a.DataType))
+		if a.binary() {
+			h.Write([]byte{2})
+			put(a.BinaryValue)
+		} else {
+			h.Write([]byte{1})
+			put([]byte(a.StringValue))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// validChars reports whether s holds only the characters SQS accepts:
+// #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF.
+func validChars(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != 0x9 && c != 0xA && c != 0xD {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return false
+		}
+		if (r >= 0xD800 && r <= 0xDFFF) || r == 0xFFFE || r == 0xFFFF {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// attributesSize is what message attributes count toward the message size,
+// as AWS counts it: every name, data type and value.
+func attributesSize(attrs map[string]MessageAttribute) int {
+	n := 0
+	for k, a := range attrs {
+		n += len(k) + len(a.DataType) + len(a.StringValue) + len(a.BinaryValue)
+	}
+	return n
+}
+
+func nameChar(r rune) bool {
+	return r == '_' || r == '-' || r == '.' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') ||
+		(r >= '0' && r <= '9') || (r >= 0xC0 && r <= 0x17F)
+}
+
+// checkMessageAttributes validates user message attributes as AWS does.
+func checkMessageAttributes(attrs map[string]MessageAttribute) error {
+	if len(attrs) > 10 {
+		return invalidParameter("Number of message attributes [%d] exceeds the allowed maximum [10].", len(attrs))
+	}
+	for k, a := range attrs {
+		if k == "" {
+			return invalidParameter("The request must contain non-empty message attribute name.")
+		}
+		if len(k) >= 256 {
+			return invalidParameter("Message (user) attribute names must be shorter than 256 Bytes")
+		}
+		for _, r := range k {
+			if !nameChar(r) {
+				return invalidParameter("Message (user) attributes name can only contain upper and lower score characters, digits, periods, hyphens and underscores. ")
+			}
+		}
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(lk, "aws.") || strings.HasPrefix(lk, "amazon.") || strings.HasPrefix(k, ".") || strings.HasSuffix(k, ".") || strings.Contains(k, "..") {
+			return invalidParameter("You can't use message attribute names beginning with 'AWS.' or 'Amazon.'. These strings are reserved for internal use. Additionally, they cannot start or end with '.'.")
+		}
+		if a.DataType == "" {
+			return invalidParameter("The message attribute '%s' must contain non-empty message attribute type.", k)
+		}
+		base, custom, _ := strings.Cut(a.DataType, ".")
+		if (base != "String" && base != "Number" && base != "Binary") || (strings.Contains(a.DataType, ".") && custom == "") {
+			return invalidParameter("The type of message (user) attribute '%s' is invalid. You must use only the following supported type prefixes: Binary, Number, String.", k)
+		}
+		if len(a.DataType) >= 256 {
+			return invalidParameter("Message (user) attribute types must be shorter than 256 Bytes")
+		}
+		switch base {
+		case "Binary":
+			if len(a.BinaryValue) == 0 {
+				return invalidParameter("Message (user) attribute '%s' must contain a non-empty value of type 'Binary'.", k)
+			}
+		default:
+			if a.StringValue == "" {
+				return invalidParameter("Message (user) attribute '%s' must contain a non-empty value of type '%s'.", k, base)
+			}
+			if !validChars(a.StringValue) {
+				return invalidParameter(invalidMessageContentsText)
+			}
+			if base == "Number" && !validNumber(a.StringValue) {
+				return invalidParameter("Can't cast the value of message (user) attribute '%s' to a number.", k)
+			}
+		}
+	}
+	return nil
+}
+
+func validNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	dot, digits := false, 0
+	for i, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case (c == '-' || c == '+') && i == 0:
+		case c == '.' && !dot:
+			dot = true
+		case c == 'e' || c == 'E':
+			return digits > 0 && validExponent(s[i+1:])
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
+func validExponent(s string) bool {
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// fifoID reports whether a MessageGroupId or MessageDeduplicationId is one
+// AWS accepts: 1 to 128 alphanumeric and punctuation characters.
+func fifoID(s string) bool {
+	if len(s) < 1 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// batchEntryID reports whether id is a valid batch entry id.
+func batchEntryID(id string) bool {
+	if len(id) < 1 || len(id) > 80 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
