@@ -26,7 +26,7 @@ func TestTimerRunsTheMutationInTheOwner(t *testing.T) {
 	if _, err := actors.Update(sys, e, func(*state) (actors.Change[state], error) {
 		tm.At(time.Now().Add(40 * time.Millisecond))
 		tm.At(time.Now().Add(10 * time.Millisecond)) // earlier wins
-		tm.At(time.Now().Add(time.Hour))            // later is ignored
+		tm.At(time.Now().Add(time.Hour))             // later is ignored
 		return actors.Change[state]{}, nil
 	}); err != nil {
 		t.Fatal(err)
