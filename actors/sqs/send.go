@@ -255,7 +255,9 @@ func checkBatch(ids []string, entryShape string) error {
 
 func failed(id string, err error) BatchResultErrorEntry {
 	if ae, ok := err.(*awswire.Error); ok {
-		return BatchResultErrorEntry{Id: id, SenderFault: ae.Status < 500, Code: ae.Code, Message: ae.Message}
+		// Batch entries carry the code as the query protocol spells it,
+		// in both protocols.
+		return BatchResultErrorEntry{Id: id, SenderFault: ae.Status < 500, Code: ae.QueryCode(), Message: ae.Message}
 	}
 	return BatchResultErrorEntry{Id: id, Code: "InternalError", Message: "An internal error occurred."}
 }
