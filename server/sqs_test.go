@@ -61,7 +61,7 @@ func TestSQSQueues(t *testing.T) {
 	}
 	url := *out.QueueUrl
 	port := srv.Addr[strings.LastIndexByte(srv.Addr, ':')+1:]
-	if url != "http://localhost:"+port+"/000000000000/orders" {
+	if url != "http://"+srv.Config.ExternalHostname+":"+port+"/000000000000/orders" {
 		t.Fatalf("queue URL %s", url)
 	}
 	// The same attributes: the same queue; a different value: QueueAlreadyExists.
@@ -271,8 +271,8 @@ func TestSQSMessages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, m := range r.Messages {
-			id := "m" + strconv.Itoa(len(handles)+i)
+		for _, m := range r.Messages {
+			id := "m" + strconv.Itoa(len(handles))
 			handles = append(handles, sqstypes.DeleteMessageBatchRequestEntry{Id: aws.String(id), ReceiptHandle: m.ReceiptHandle})
 			vis = append(vis, sqstypes.ChangeMessageVisibilityBatchRequestEntry{Id: aws.String(id), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 60})
 		}
@@ -531,6 +531,30 @@ func TestSQSVisibilityAndRedrive(t *testing.T) {
 	src, err := c.ListDeadLetterSourceQueues(ctx, &sqs.ListDeadLetterSourceQueuesInput{QueueUrl: &dlq})
 	if err != nil || len(src.QueueUrls) != 1 || src.QueueUrls[0] != url {
 		t.Fatalf("sources %+v %v", src, err)
+	}
+
+	// A move task redrives the dead-letter queue's messages to their source.
+	if _, err := c.ChangeMessageVisibility(ctx, &sqs.ChangeMessageVisibilityInput{QueueUrl: &dlq, ReceiptHandle: r.Messages[0].ReceiptHandle, VisibilityTimeout: 0}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:000000000000:work")})
+	wantSQSError(t, err, "InvalidParameterValue")
+	_, err = c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:000000000000:none")})
+	wantSQSError(t, err, "ResourceNotFoundException")
+	task, err := c.StartMessageMoveTask(ctx, &sqs.StartMessageMoveTaskInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:000000000000:dead")})
+	if err != nil || task.TaskHandle == nil {
+		t.Fatalf("start move task %v %v", task, err)
+	}
+	tasks, err := c.ListMessageMoveTasks(ctx, &sqs.ListMessageMoveTasksInput{SourceArn: aws.String("arn:aws:sqs:us-east-1:000000000000:dead")})
+	if err != nil || len(tasks.Results) != 1 || *tasks.Results[0].Status != "COMPLETED" || tasks.Results[0].ApproximateNumberOfMessagesMoved != 1 {
+		t.Fatalf("move tasks %+v %v", tasks, err)
+	}
+	_, err = c.CancelMessageMoveTask(ctx, &sqs.CancelMessageMoveTaskInput{TaskHandle: task.TaskHandle})
+	wantSQSError(t, err, "ResourceNotFoundException")
+	back, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url, WaitTimeSeconds: 2,
+		MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{"All"}})
+	if err != nil || len(back.Messages) != 1 || *back.Messages[0].Body != "poison" || back.Messages[0].Attributes["DeadLetterQueueSourceArn"] != "" {
+		t.Fatalf("redriven %+v %v", back, err)
 	}
 }
 

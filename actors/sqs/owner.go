@@ -28,7 +28,8 @@ type Queue struct {
 	Modified int64             `json:"modified"` // unix seconds
 	PurgedAt int64             `json:"purgedAt,omitempty"`
 	// NextMsg is the sequence of the next message; restore recomputes it.
-	NextMsg uint64 `json:"nextMsg"`
+	NextMsg   uint64     `json:"nextMsg"`
+	MoveTasks []MoveTask `json:"moveTasks,omitempty"` // newest first
 
 	Scope    awswire.Scope      `json:"-"`
 	Messages pmap.Map[*Message] `json:"-"`
@@ -160,6 +161,7 @@ type work struct {
 	recs       []actors.Record
 	deliveries []delivery
 	moves      []*Message
+	afters     []func()
 	rtChanged  bool
 }
 
@@ -193,7 +195,7 @@ func (w *work) fail(err error) (actors.Change[Queue], error) {
 func (w *work) change(reply any) actors.Change[Queue] {
 	w.serveWaiters()
 	w.arm()
-	rt, deliveries, moves, q := w.rt, w.deliveries, w.moves, w.q
+	rt, deliveries, moves, afters, q := w.rt, w.deliveries, w.moves, w.afters, w.q
 	return actors.Change[Queue]{Next: q, Records: w.recs, Reply: reply, After: func() {
 		rt.dirty = false
 		for _, d := range deliveries {
@@ -201,6 +203,9 @@ func (w *work) change(reply any) actors.Change[Queue] {
 		}
 		for _, m := range moves {
 			w.s.moveToDeadLetter(q, m)
+		}
+		for _, f := range afters {
+			f()
 		}
 	}}
 }
@@ -371,7 +376,7 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 			nm.FirstReceive = nowMs
 		}
 		nm.VisibleAt = w.now + int64(req.visibility)*int64(time.Second)
-		nm.Handle = newHandle(w.q.ARN, nm.Seq, nm.Receives)
+		nm.Handle = newHandle(w.q.ARN, &nm)
 		w.replace(m, &nm, true)
 		w.rt.deadlines.push(deadline{nm.VisibleAt, nm.Seq})
 		w.rtChanged = true
@@ -444,15 +449,19 @@ func (w *work) addWaiter(req receiveRequest) *waiter {
 // ---- receipt handles ----
 
 // newHandle makes a receipt handle: the queue's ARN, the message's
-// sequence and receive count, and randomness, base64-encoded.
-func newHandle(arn string, seq uint64, receives int) string {
-	raw := make([]byte, 0, len(arn)+40)
+// sequence, receive count and id (a sequence may come back after a
+// restart; the id tells a new message from the one the handle was given
+// for), and randomness, base64-encoded.
+func newHandle(arn string, m *Message) string {
+	raw := make([]byte, 0, len(arn)+80)
 	raw = append(raw, "h1 "...)
-	raw = strconv.AppendUint(raw, seq, 16)
+	raw = strconv.AppendUint(raw, m.Seq, 16)
 	raw = append(raw, ' ')
-	raw = strconv.AppendInt(raw, int64(receives), 10)
+	raw = strconv.AppendInt(raw, int64(m.Receives), 10)
 	raw = append(raw, ' ')
-	raw = append(raw, awswire.ShortID(16)...)
+	raw = append(raw, m.ID...)
+	raw = append(raw, ' ')
+	raw = append(raw, awswire.ShortID(8)...)
 	raw = append(raw, ' ')
 	raw = append(raw, arn...)
 	return base64.StdEncoding.EncodeToString(raw)
@@ -461,6 +470,7 @@ func newHandle(arn string, seq uint64, receives int) string {
 type handle struct {
 	seq      uint64
 	receives int
+	id       string
 	arn      string
 }
 
@@ -472,8 +482,8 @@ func parseHandle(h string) (handle, bool) {
 	if err != nil {
 		return handle{}, false
 	}
-	parts := strings.SplitN(string(raw), " ", 5)
-	if len(parts) != 5 || parts[0] != "h1" {
+	parts := strings.SplitN(string(raw), " ", 6)
+	if len(parts) != 6 || parts[0] != "h1" {
 		return handle{}, false
 	}
 	seq, err1 := strconv.ParseUint(parts[1], 16, 64)
@@ -481,7 +491,7 @@ func parseHandle(h string) (handle, bool) {
 	if err1 != nil || err2 != nil {
 		return handle{}, false
 	}
-	return handle{seq: seq, receives: n, arn: parts[4]}, true
+	return handle{seq: seq, receives: n, id: parts[3], arn: parts[5]}, true
 }
 
 // ---- heaps ----

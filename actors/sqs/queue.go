@@ -351,7 +351,7 @@ func (s *Service) SetQueueAttributes(sc awswire.Scope, queueURL string, attrs ma
 		w.q.Attrs = next
 		w.q.conf = parseConfig(next)
 		w.q.Modified = now
-		w.recs = append(w.recs, actors.Put(queueKey(w.q.Scope, w.q.Name), w.q))
+		w.recs = append(w.recs, putQueue(w.q))
 		return nil, nil
 	})
 	return err
@@ -376,7 +376,7 @@ func (s *Service) TagQueue(sc awswire.Scope, queueURL string, tags map[string]st
 			return nil, err
 		}
 		w.q.Tags = next
-		w.recs = append(w.recs, actors.Put(queueKey(w.q.Scope, w.q.Name), w.q))
+		w.recs = append(w.recs, putQueue(w.q))
 		return nil, nil
 	})
 	return err
@@ -390,7 +390,7 @@ func (s *Service) UntagQueue(sc awswire.Scope, queueURL string, keys []string) e
 	}
 	_, err = s.update(e, func(w *work) (any, error) {
 		w.q.Tags = awswire.RemoveTags(w.q.Tags, keys)
-		w.recs = append(w.recs, actors.Put(queueKey(w.q.Scope, w.q.Name), w.q))
+		w.recs = append(w.recs, putQueue(w.q))
 		return nil, nil
 	})
 	return err
@@ -462,7 +462,7 @@ func (s *Service) PurgeQueue(sc awswire.Scope, queueURL string) error {
 		w.rt.deadlines = w.rt.deadlines[:0]
 		w.rt.ready = w.rt.ready[:0]
 		w.rtChanged = true
-		w.recs = append(w.recs, actors.DelPrefix(key+"/m/"), actors.Put(key, w.q))
+		w.recs = append(w.recs, actors.DelPrefix(key+"/m/"), putQueue(w.q))
 		return nil, nil
 	})
 	return err
@@ -565,7 +565,7 @@ func (w *work) setPolicy(doc policyDoc) {
 		next[attrPolicy] = string(b)
 	}
 	w.q.Attrs = next
-	w.recs = append(w.recs, actors.Put(queueKey(w.q.Scope, w.q.Name), w.q))
+	w.recs = append(w.recs, putQueue(w.q))
 }
 
 // RemovePermission removes the statement labelled label from the queue's
@@ -602,3 +602,6 @@ func (s *Service) RemovePermission(sc awswire.Scope, queueURL, label string) err
 	})
 	return err
 }
+
+// putQueue is the record of q's own state (its messages have theirs).
+func putQueue(q *Queue) actors.Record { return actors.Put(queueKey(q.Scope, q.Name), q) }

@@ -243,7 +243,7 @@ func checkHandle(q *Queue, h string) (handle, error) {
 // one while the message is in flight.
 func (w *work) deleteOne(h handle, raw string) error {
 	m, ok := w.get(h.seq)
-	if !ok {
+	if !ok || m.ID != h.id {
 		return nil
 	}
 	if w.q.FIFO && (m.State != stateInflight || m.Receives != h.receives) {
@@ -359,7 +359,7 @@ func checkVisibility(v int32) error {
 // handle names, from now.
 func (w *work) changeVisibility(h handle, raw string, seconds int32) error {
 	m, ok := w.get(h.seq)
-	if !ok {
+	if !ok || m.ID != h.id {
 		return invalidParameter("Value %s for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change.", raw)
 	}
 	if m.State != stateInflight {

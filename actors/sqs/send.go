@@ -322,29 +322,41 @@ func (s *Service) deadLetterQueue(arn string) (*actors.Entry[Queue], *Queue, boo
 }
 
 // moveToDeadLetter gives m, received maxReceiveCount times from src, to
-// src's dead-letter queue, in that queue's owner. It runs in src's owner
-// once m's removal is durable.
+// src's dead-letter queue. It runs in src's owner once m's removal is
+// durable.
 func (s *Service) moveToDeadLetter(src *Queue, m *Message) {
-	e, _, ok := s.deadLetterQueue(src.conf.deadLetterARN)
+	s.transfer(src.conf.deadLetterARN, []*Message{m}, src.ARN, false)
+}
+
+// transfer adds msgs, removed from their queue, to the queue arn names, in
+// that queue's owner, marked with dlqSource ("" clears the mark), counted
+// as never received when fresh (a redrive out of a dead-letter queue). It
+// runs in the giving owner once the removal is durable, and never waits.
+func (s *Service) transfer(arn string, msgs []*Message, dlqSource string, fresh bool) {
+	e, _, ok := s.deadLetterQueue(arn)
 	if !ok {
-		s.log.Warn("a message's dead-letter queue went away; the message is dropped", "queue", src.ARN, "messageId", m.ID)
+		s.log.Warn("the queue messages were moving to went away; they are dropped", "queue", arn, "messages", len(msgs))
 		return
 	}
-	srcARN := src.ARN
 	actors.Tell(s.sys, e, func(cur *Queue) (actors.Change[Queue], error) {
 		if cur == nil {
 			return actors.Change[Queue]{}, nil
 		}
 		w := s.begin(cur)
-		nm := *m
-		nm.Seq = w.q.NextMsg
-		w.q.NextMsg++
-		nm.DLQSource = srcARN
-		nm.Handle, nm.VisibleAt = "", 0
-		if w.q.FIFO {
-			nm.SeqNumber = strconv.FormatUint(sequenceBase+nm.Seq, 10)
+		for _, m := range msgs {
+			nm := *m
+			nm.Seq = w.q.NextMsg
+			w.q.NextMsg++
+			nm.DLQSource = dlqSource
+			nm.Handle, nm.VisibleAt = "", 0
+			if fresh {
+				nm.Receives, nm.FirstReceive = 0, 0
+			}
+			if w.q.FIFO {
+				nm.SeqNumber = strconv.FormatUint(sequenceBase+nm.Seq, 10)
+			}
+			w.place(&nm, 0)
 		}
-		w.place(&nm, 0)
 		return w.change(nil), nil
 	})
 }

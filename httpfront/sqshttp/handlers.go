@@ -6,8 +6,10 @@ import (
 	"github.com/cloudemu/emulator/httpfront/awsrpc"
 )
 
-// Partial names the operations that are only partly emulated.
-var Partial = []string{"AddPermission", "ReceiveMessage", "SetQueueAttributes"}
+// Partial names the operations that are only partly emulated (docs/sqs.md
+// says how).
+var Partial = []string{"AddPermission", "CancelMessageMoveTask", "CreateQueue", "ReceiveMessage",
+	"SetQueueAttributes", "StartMessageMoveTask"}
 
 // Handlers returns the handlers of the supported operations.
 func Handlers(svc *sqs.Service) map[string]awsrpc.Handler {
@@ -33,6 +35,9 @@ func Handlers(svc *sqs.Service) map[string]awsrpc.Handler {
 		"ListDeadLetterSourceQueues":   h.listDeadLetterSourceQueues,
 		"AddPermission":                h.addPermission,
 		"RemovePermission":             h.removePermission,
+		"StartMessageMoveTask":         h.startMessageMoveTask,
+		"ListMessageMoveTasks":         h.listMessageMoveTasks,
+		"CancelMessageMoveTask":        h.cancelMessageMoveTask,
 	}
 }
 
@@ -345,4 +350,51 @@ func (h handlers) removePermission(c *awsrpc.Call) error {
 		return err
 	}
 	return c.Reply(nil)
+}
+
+func (h handlers) startMessageMoveTask(c *awsrpc.Call) error {
+	var in sqs.StartMessageMoveTaskInput
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	handle, err := h.svc.StartMessageMoveTask(c.Scope, in)
+	if err != nil {
+		return err
+	}
+	return c.Reply(struct {
+		TaskHandle string `json:"TaskHandle"` //nolint:revive // the model's name
+	}{handle})
+}
+
+func (h handlers) listMessageMoveTasks(c *awsrpc.Call) error {
+	var in struct {
+		SourceArn  string `json:"SourceArn"` //nolint:revive // the model's name
+		MaxResults *int32 `json:"MaxResults"`
+	}
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	tasks, err := h.svc.ListMessageMoveTasks(c.Scope, in.SourceArn, in.MaxResults)
+	if err != nil {
+		return err
+	}
+	return c.Reply(struct {
+		Results []sqs.ListMessageMoveTasksResultEntry `json:"Results"`
+	}{tasks})
+}
+
+func (h handlers) cancelMessageMoveTask(c *awsrpc.Call) error {
+	var in struct {
+		TaskHandle string `json:"TaskHandle"` //nolint:revive // the model's name
+	}
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	moved, err := h.svc.CancelMessageMoveTask(c.Scope, in.TaskHandle)
+	if err != nil {
+		return err
+	}
+	return c.Reply(struct {
+		ApproximateNumberOfMessagesMoved int64 `json:"ApproximateNumberOfMessagesMoved"`
+	}{moved})
 }
