@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/md5"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -791,4 +792,44 @@ func TestSQSQueryProtocol(t *testing.T) {
 func md5Of(s string) string {
 	sum := md5.Sum([]byte(s))
 	return hex.EncodeToString(sum[:])
+}
+
+func TestSQSPeek(t *testing.T) {
+	srv := servertest.Start(t)
+	c := sqsClient(t, srv, "test")
+	ctx := context.Background()
+	url := createQueue(t, c, "peeked", nil)
+	c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("first"),
+		MessageAttributes: map[string]sqstypes.MessageAttributeValue{"k": {DataType: aws.String("String"), StringValue: aws.String("v")}}})
+	c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("later"), DelaySeconds: 60})
+	r, _ := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url})
+	if len(r.Messages) != 1 {
+		t.Fatal("nothing received")
+	}
+	peek := func() map[string]any {
+		resp, err := http.Get(srv.URL + "/_emulator/sqs/messages?QueueUrl=" + url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out map[string]any
+		if resp.StatusCode != 200 || json.NewDecoder(resp.Body).Decode(&out) != nil {
+			t.Fatalf("peek status %d", resp.StatusCode)
+		}
+		return out
+	}
+	got := peek()
+	msgs, _ := got["messages"].([]any)
+	if len(msgs) != 2 {
+		t.Fatalf("peek %v", got)
+	}
+	first, second := msgs[0].(map[string]any), msgs[1].(map[string]any)
+	if first["state"] != "inflight" || first["receiptHandle"] != *r.Messages[0].ReceiptHandle || first["receiveCount"] != 1.0 ||
+		first["md5OfMessageAttributes"] == nil || second["state"] != "delayed" {
+		t.Fatalf("peeked %v", msgs)
+	}
+	// Peeking counts no receive.
+	if again := peek()["messages"].([]any)[0].(map[string]any); again["receiveCount"] != 1.0 {
+		t.Fatalf("peek counted a receive: %v", again)
+	}
 }
