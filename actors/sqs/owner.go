@@ -39,7 +39,7 @@ type Queue struct {
 	Dedup pmap.Map[dedupEntry] `json:"-"`
 
 	conf config
-	rt   *runtime
+	rt   *ownerState
 }
 
 type dedupEntry struct {
@@ -58,10 +58,10 @@ func (q *Queue) count(state uint8, d int) {
 	}
 }
 
-// runtime is the owner's private working state: indexes derived from the
+// ownerState is the owner's private working state: indexes derived from the
 // published state (rebuilt from it when a change failed half-way), the
 // long-poll waiters and the timer. Only the owner touches it.
-type runtime struct {
+type ownerState struct {
 	timer     *actors.Timer[Queue]
 	deadlines deadlineHeap // inflight and delayed messages by VisibleAt
 	ready     seqHeap      // visible messages of a standard queue
@@ -97,7 +97,7 @@ type waiter struct {
 	req   receiveRequest
 }
 
-func (rt *runtime) rebuild(q *Queue) {
+func (rt *ownerState) rebuild(q *Queue) {
 	rt.deadlines = rt.deadlines[:0]
 	rt.ready = rt.ready[:0]
 	for _, m := range q.Messages.All() {
@@ -119,7 +119,7 @@ func (rt *runtime) rebuild(q *Queue) {
 
 // close answers every waiter empty and stops the timer, once the owner
 // has ended.
-func (rt *runtime) close() {
+func (rt *ownerState) close() {
 	rt.timer.Stop()
 	for _, w := range rt.waiters {
 		if w.state.CompareAndSwap(waiting, served) {
@@ -130,10 +130,10 @@ func (rt *runtime) close() {
 }
 
 // spawn starts the owner of q (not yet in any directory).
-func (s *Service) spawn(q *Queue) (*actors.Entry[Queue], *runtime) {
+func (s *Service) spawn(q *Queue) (*actors.Entry[Queue], *ownerState) {
 	o := actors.NewStateOwner[Queue](s.store)
 	e := actors.SpawnState(s.sys, "sqs.queue", o, nil)
-	rt := &runtime{}
+	rt := &ownerState{}
 	rt.tick = func(cur *Queue) (actors.Change[Queue], error) {
 		rt.timer.Fired()
 		if cur == nil {
@@ -155,7 +155,7 @@ func (s *Service) spawn(q *Queue) (*actors.Entry[Queue], *runtime) {
 // written), the records to persist and what to do once they are durable.
 type work struct {
 	s          *Service
-	rt         *runtime
+	rt         *ownerState
 	q          *Queue
 	now        int64 // unix ns
 	recs       []actors.Record
@@ -182,7 +182,7 @@ func (s *Service) begin(cur *Queue) *work {
 	return w
 }
 
-// fail ends a change that decided nothing: the runtime needs a rebuild
+// fail ends a change that decided nothing: the owner state needs a rebuild
 // only if the change already touched it.
 func (w *work) fail(err error) (actors.Change[Queue], error) {
 	w.rt.dirty = w.rtChanged

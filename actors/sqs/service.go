@@ -192,7 +192,7 @@ func (s *Service) StoreService() string { return storeService }
 // answered empty.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	var rts []*runtime
+	var rts []*ownerState
 	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
 		for _, q := range d.queues.Snapshots(nil) {
 			rts = append(rts, q.rt)
