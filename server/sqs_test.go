@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -831,5 +832,47 @@ func TestSQSPeek(t *testing.T) {
 	// Peeking counts no receive.
 	if again := peek()["messages"].([]any)[0].(map[string]any); again["receiveCount"] != 1.0 {
 		t.Fatalf("peek counted a receive: %v", again)
+	}
+}
+
+// TestSQSLongPollClientGoesAway: a client that closes its connection during
+// a long poll leaves no waiter behind to take the next message.
+func TestSQSLongPollClientGoesAway(t *testing.T) {
+	srv := servertest.Start(t)
+	c := sqsClient(t, srv, "test")
+	ctx := context.Background()
+	url := createQueue(t, c, "leaving", nil)
+	for range 3 {
+		conn, err := net.Dial("tcp", srv.Addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := `{"QueueUrl":"` + url + `","WaitTimeSeconds":20}`
+		req := "POST / HTTP/1.1\r\nHost: " + srv.Addr + "\r\nContent-Type: application/x-amz-json-1.0\r\n" +
+			"X-Amz-Target: AmazonSQS.ReceiveMessage\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+		if _, err := conn.Write([]byte(req)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		conn.Close()
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("for whoever stays")}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url, WaitTimeSeconds: 1})
+	if err != nil || len(r.Messages) != 1 {
+		t.Fatalf("the message went to a client that left: %+v %v", r, err)
+	}
+	// A poll still open on a live connection is served as usual.
+	done := make(chan int, 1)
+	go func() {
+		r, _ := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url, WaitTimeSeconds: 5})
+		done <- len(r.Messages)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("second")})
+	if n := <-done; n != 1 {
+		t.Fatalf("live poll got %d", n)
 	}
 }

@@ -211,9 +211,19 @@ func (wt *waiter) wait(ctx context.Context, d time.Duration) []Received {
 	if wt.state.CompareAndSwap(waiting, abandoned) {
 		return nil
 	}
-	// Served at the same moment: the messages are on their way.
-	return <-wt.ch
+	// Served at the same moment: the messages are on their way, unless
+	// the owner failed to persist them (then they stayed in the queue).
+	t.Reset(servedGrace)
+	select {
+	case msgs := <-wt.ch:
+		return msgs
+	case <-t.C:
+		return nil
+	}
 }
+
+// servedGrace bounds the wait for messages a waiter was served with.
+const servedGrace = 5 * time.Second
 
 // repeat answers a FIFO receive retried with the same attempt id: the
 // messages of the first attempt still in flight under its handles.

@@ -183,7 +183,9 @@ func (h handlers) receiveMessage(c *awsrpc.Call) error {
 		return err
 	}
 	in.QueueUrl = queueURL(c, in.QueueUrl)
-	msgs, err := h.svc.ReceiveMessage(c.Ctx, c.Scope, &in)
+	ctx := newPollContext(c.Ctx)
+	msgs, err := h.svc.ReceiveMessage(ctx, c.Scope, &in)
+	ctx.stop()
 	if err != nil {
 		return err
 	}
