@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"crypto/md5"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"encoding/xml"
@@ -11,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -221,8 +223,17 @@ func TestSQSMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sent.MD5OfMessageAttributes == nil || sent.MD5OfMessageSystemAttributes == nil {
-		t.Fatalf("digests missing: %+v", sent)
+	// aws-sdk-go-v2 checks MD5OfMessageBody only: the attribute digests are
+	// checked here against AWS's encoding, computed independently.
+	if aws.ToString(sent.MD5OfMessageAttributes) != attributesMD5(map[string]sqstypes.MessageAttributeValue{
+		"color":    {DataType: aws.String("String"), StringValue: aws.String("blue")},
+		"count":    {DataType: aws.String("Number"), StringValue: aws.String("42")},
+		"blob":     {DataType: aws.String("Binary"), BinaryValue: []byte{0, 1, 2, 255}},
+		"app.kind": {DataType: aws.String("String.custom"), StringValue: aws.String("k")},
+	}) || aws.ToString(sent.MD5OfMessageSystemAttributes) != attributesMD5(map[string]sqstypes.MessageAttributeValue{
+		"AWSTraceHeader": {DataType: aws.String("String"), StringValue: aws.String("Root=1-5759e988-bd862e3fe1be46a994272793")},
+	}) {
+		t.Fatalf("digests: %+v", sent)
 	}
 	r, err := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url, MaxNumberOfMessages: 10,
 		MessageSystemAttributeNames: []sqstypes.MessageSystemAttributeName{"All"},
@@ -234,6 +245,9 @@ func TestSQSMessages(t *testing.T) {
 		t.Fatalf("received %d", len(r.Messages))
 	}
 	m := r.Messages[0]
+	if aws.ToString(m.MD5OfMessageAttributes) != attributesMD5(m.MessageAttributes) {
+		t.Fatalf("received attributes' digest %s", aws.ToString(m.MD5OfMessageAttributes))
+	}
 	if *m.MessageId != *sent.MessageId || *m.Body != "héllo" || len(m.MessageAttributes) != 2 ||
 		m.MessageAttributes["app.kind"].StringValue == nil || m.Attributes["ApproximateReceiveCount"] != "1" ||
 		m.Attributes["AWSTraceHeader"] == "" || m.Attributes["SentTimestamp"] == "" || m.Attributes["ApproximateFirstReceiveTimestamp"] == "" {
@@ -788,6 +802,35 @@ func TestSQSQueryProtocol(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("DeleteQueue %d", status)
 	}
+}
+
+// attributesMD5 is AWS's digest of message attributes: in name order, each
+// length-prefixed name and type, a transport byte (1 string, 2 binary) and
+// the length-prefixed value.
+func attributesMD5(attrs map[string]sqstypes.MessageAttributeValue) string {
+	names := make([]string, 0, len(attrs))
+	for k := range attrs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var buf []byte
+	field := func(b []byte) {
+		buf = binary.BigEndian.AppendUint32(buf, uint32(len(b)))
+		buf = append(buf, b...)
+	}
+	for _, k := range names {
+		a := attrs[k]
+		field([]byte(k))
+		field([]byte(aws.ToString(a.DataType)))
+		if strings.HasPrefix(aws.ToString(a.DataType), "Binary") {
+			buf = append(buf, 2)
+			field(a.BinaryValue)
+		} else {
+			buf = append(buf, 1)
+			field([]byte(aws.ToString(a.StringValue)))
+		}
+	}
+	return md5Of(string(buf))
 }
 
 func md5Of(s string) string {

@@ -177,7 +177,7 @@ func (s *Service) begin(cur *Queue) *work {
 	}
 	rt.dirty = true
 	next := *cur
-	w := &work{s: s, rt: rt, q: &next, now: time.Now().UnixNano()}
+	w := &work{s: s, rt: rt, q: &next, now: s.clock().UnixNano()}
 	w.advance()
 	return w
 }

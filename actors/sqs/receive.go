@@ -470,7 +470,7 @@ func (s *Service) Peek(sc awswire.Scope, name string) (Peeked, bool) {
 		return Peeked{}, false
 	}
 	out := Peeked{QueueURL: s.QueueURL(sc, name), QueueARN: q.ARN, Messages: make([]PeekedMessage, 0, q.Messages.Len())}
-	now := time.Now().UnixNano()
+	now := s.clock().UnixNano()
 	all := selection{all: true}
 	for _, m := range q.Messages.All() {
 		state := m.State

@@ -32,9 +32,13 @@ func newDirs() *dirs { return &dirs{queues: actors.NewDirectory[Queue]()} }
 // Service is the SQS facade: reads come from published snapshots, every
 // change of a queue runs inside its owner.
 type Service struct {
-	sys      *actors.System
-	store    store.Store
-	now      func() time.Time
+	sys   *actors.System
+	store store.Store
+	now   func() time.Time
+	// clock times messages: delays, visibility, retention and
+	// deduplication run on real time even when now is fixed
+	// (EMULATOR_FIXED_TIME fixes the timestamps of resources).
+	clock    func() time.Time
 	log      *slog.Logger
 	seq      actors.Seq
 	scopes   *actors.Scopes[dirs]
@@ -47,7 +51,7 @@ type Service struct {
 // New returns an empty service. Call Restore before serving to load what
 // the store holds.
 func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Logger) *Service {
-	s := &Service{sys: sys, store: st, now: now, log: log.With("component", "sqs"), scopes: actors.NewScopes(newDirs)}
+	s := &Service{sys: sys, store: st, now: now, clock: time.Now, log: log.With("component", "sqs"), scopes: actors.NewScopes(newDirs)}
 	s.SetEndpoint("http://localhost:4566")
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -232,6 +233,37 @@ func TestFIFOOrderDedupAndGroups(t *testing.T) {
 	}
 	_, err := s.SendMessage(sc, &SendMessageInput{QueueUrl: url, MessageBody: "x"})
 	wantCode(t, err, codeMissingParameter)
+}
+
+func TestDeduplicationWindow(t *testing.T) {
+	s := newService(t)
+	var offset atomic.Int64
+	s.clock = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	url := mustCreate(t, s, "d.fifo", map[string]string{"FifoQueue": "true", "ContentBasedDeduplication": "true",
+		"DeduplicationScope": "messageGroup"})
+	g := func(group string) func(*SendMessageInput) {
+		return func(in *SendMessageInput) { in.MessageGroupId = group }
+	}
+	first := send(t, s, url, "same", g("a"))
+	if again := send(t, s, url, "same", g("a")); again.MessageId != first.MessageId {
+		t.Fatal("a duplicate within the window was added")
+	}
+	// Deduplication is per group with DeduplicationScope messageGroup.
+	if other := send(t, s, url, "same", g("b")); other.MessageId == first.MessageId {
+		t.Fatal("another group's message was deduplicated")
+	}
+	offset.Store(int64(4*time.Minute + 59*time.Second))
+	if again := send(t, s, url, "same", g("a")); again.MessageId != first.MessageId {
+		t.Fatal("a duplicate just inside 5 minutes was added")
+	}
+	offset.Store(int64(5*time.Minute + time.Second))
+	if later := send(t, s, url, "same", g("a")); later.MessageId == first.MessageId {
+		t.Fatal("a message after the 5-minute window was deduplicated")
+	}
+	q, _ := s.snapshot(sc, "d.fifo")
+	if q.Messages.Len() != 3 {
+		t.Fatalf("%d messages, want 3", q.Messages.Len())
+	}
 }
 
 func TestRedriveToDeadLetterQueue(t *testing.T) {
