@@ -654,7 +654,10 @@ func TestSQSPersistence(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &fifo, MessageBody: aws.String("f"), MessageGroupId: aws.String("g"), MessageDeduplicationId: aws.String("d")})
+	fsent, err := c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &fifo, MessageBody: aws.String("f"), MessageGroupId: aws.String("g"), MessageDeduplicationId: aws.String("d")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	r, _ := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url})
 	if len(r.Messages) != 1 || *r.Messages[0].Body != "one" {
 		t.Fatalf("receive %+v", r.Messages)
@@ -700,6 +703,12 @@ func TestSQSPersistence(t *testing.T) {
 	out, err := c2.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url2, MessageBody: aws.String("four")})
 	if err != nil || out.MessageId == nil {
 		t.Fatal(err)
+	}
+	c2.DeleteMessage(ctx, &sqs.DeleteMessageInput{QueueUrl: aws.String("http://x/000000000000/keep.fifo"), ReceiptHandle: fr.Messages[0].ReceiptHandle})
+	fout, err := c2.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String("http://x/000000000000/keep.fifo"),
+		MessageBody: aws.String("f2"), MessageGroupId: aws.String("g"), MessageDeduplicationId: aws.String("d2")})
+	if err != nil || *fout.SequenceNumber <= *fsent.SequenceNumber || len(*fout.SequenceNumber) != 20 {
+		t.Fatalf("sequence numbers %s then, after the restart, %v (%v)", *fsent.SequenceNumber, fout, err)
 	}
 }
 

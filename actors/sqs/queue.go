@@ -152,7 +152,7 @@ func (s *Service) create(sc awswire.Scope, d *dirs, name string, fifo bool, attr
 	maps.Copy(all, attrs)
 	settle(all)
 	q := &Queue{Name: name, ARN: queueARN(sc, name), Seq: seq, FIFO: fifo, Attrs: all, Tags: tags,
-		Created: now, Modified: now, NextMsg: 1, Scope: sc, conf: parseConfig(all), rt: rt}
+		Created: now, Modified: now, NextMsg: firstSeq(s.clock()), Scope: sc, conf: parseConfig(all), rt: rt}
 	if len(q.Tags) == 0 {
 		q.Tags = nil
 	}
@@ -605,3 +605,9 @@ func (s *Service) RemovePermission(sc awswire.Scope, queueURL, label string) err
 
 // putQueue is the record of q's own state (its messages have theirs).
 func putQueue(q *Queue) actors.Record { return actors.Put(queueKey(q.Scope, q.Name), q) }
+
+// firstSeq is where a queue's message sequence starts, when it is created
+// or restored: the time in microseconds, so that sequences (and FIFO
+// sequence numbers) keep growing across restarts although deleted
+// messages leave no record of the last one used.
+func firstSeq(now time.Time) uint64 { return uint64(now.UnixMicro()) }

@@ -178,6 +178,7 @@ func (s *Service) RestoreDone() error {
 			}
 		}
 		q.Messages = msgs
+		q.NextMsg = max(q.NextMsg, firstSeq(s.clock()))
 		e, _ := s.spawn(q)
 		if !s.scopes.Get(rk.sc).queues.ReserveAt(q.Name, actors.SeqKey(q.Seq), e) {
 			s.sys.StopAsync(e.Ref())
