@@ -284,3 +284,27 @@ func rpcPanicked(ctx *fasthttp.RequestCtx) bool {
 	awsrpc.WriteErrorTo(ctx, m.proto, awswire.Internal(m.svc))
 	return true
 }
+
+// rpcOfUnread tells which served query or JSON service a request that
+// could not be read was meant for, by what its headers say: SQS's target,
+// else a signing name on "/" or a queue path.
+func (s *Server) rpcOfUnread(ctx *fasthttp.RequestCtx) (awswire.Service, awsrpc.Protocol, bool) {
+	if len(s.rpcList) == 0 {
+		return awswire.ServiceNone, 0, false
+	}
+	if t := ctx.Request.Header.PeekBytes(headerAmzTarget); bytes.HasPrefix(t, sqsTargetPrefix) && s.rpc[awswire.SQS] != nil {
+		return awswire.SQS, awsrpc.JSON, true
+	}
+	path := ctx.Request.URI().PathOriginal()
+	if len(path) != 1 && !isQueuePath(path) {
+		return awswire.ServiceNone, 0, false
+	}
+	cred, signed := s.credential(ctx)
+	if !signed {
+		return awswire.ServiceNone, 0, false
+	}
+	if r := s.rpcBySigningName(cred.Service); r != nil {
+		return r.svc, awsrpc.Query, true
+	}
+	return awswire.ServiceNone, 0, false
+}
