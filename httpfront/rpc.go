@@ -121,8 +121,16 @@ func (s *Server) classifyRPC(ctx *fasthttp.RequestCtx, path []byte) (r rpcReques
 		if svc == nil {
 			return r, false, false
 		}
-		if form.PeekBytes(paramAction) != nil {
+		switch v := form.PeekBytes(paramVersion); {
+		case form.PeekBytes(paramAction) == nil:
+		case len(v) == 0:
 			r.err = awswire.New(svc.svc, awswire.CodeMissingParameter, "The request must contain the parameter Version.")
+		case validName(v, 32, false):
+			r.err = awswire.New(svc.svc, awswire.CodeInvalidParameterValueQuery,
+				"Version "+string(v)+" is not a version of this service; it is "+svc.model.APIVersion+".")
+		default:
+			r.err = awswire.New(svc.svc, awswire.CodeInvalidParameterValueQuery,
+				"The Version is not a version of this service; it is "+svc.model.APIVersion+".")
 		}
 	}
 	r.service, r.proto, r.form = svc, awsrpc.Query, form
