@@ -127,13 +127,6 @@ type formDecoder struct {
 	buf *bytes.Buffer
 }
 
-func join(prefix, name string) string {
-	if prefix == "" {
-		return name
-	}
-	return prefix + "." + name
-}
-
 // structure writes s's members found under prefix (empty at the top, else
 // ending in ".") as a JSON object.
 func (d *formDecoder) structure(s *shape, prefix string) error {
