@@ -928,3 +928,47 @@ func TestSQSLongPollClientGoesAway(t *testing.T) {
 		t.Fatalf("live poll got %d", n)
 	}
 }
+
+// TestSQSNoServerErrors sends every operation empty, with wrong types and
+// with garbage, in both protocols: each answer is a 2xx or a shaped 4xx.
+func TestSQSNoServerErrors(t *testing.T) {
+	srv := servertest.Start(t)
+	c := sqsClient(t, srv, "test")
+	queue := createQueue(t, c, "target", nil)
+	fifo := createQueue(t, c, "target.fifo", map[string]string{"FifoQueue": "true"})
+	ops := []string{"AddPermission", "CancelMessageMoveTask", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch",
+		"CreateQueue", "DeleteMessage", "DeleteMessageBatch", "GetQueueAttributes", "GetQueueUrl",
+		"ListDeadLetterSourceQueues", "ListMessageMoveTasks", "ListQueueTags", "ListQueues", "PurgeQueue", "ReceiveMessage",
+		"RemovePermission", "SendMessage", "SendMessageBatch", "SetQueueAttributes", "StartMessageMoveTask", "TagQueue",
+		"UntagQueue", "DeleteQueue"}
+	bodies := []string{`{}`, `{"QueueUrl":"` + queue + `"}`, `{"QueueUrl":"` + fifo + `"}`,
+		`{"QueueUrl":"` + queue + `","Entries":[{}],"Attributes":{"":""},"Tags":{"":""},"MessageBody":"","ReceiptHandle":"","VisibilityTimeout":-1,"MaxNumberOfMessages":0,"AttributeNames":["x"],"TagKeys":[""],"Label":"","AWSAccountIds":[],"Actions":[""]}`,
+		`{"QueueUrl":"` + fifo + `","Entries":[{"Id":"a","MessageBody":"x","ReceiptHandle":"x"},{"Id":"a"}],"MessageBody":"x","MessageGroupId":"","WaitTimeSeconds":0,"ReceiveRequestAttemptId":"\u0000"}`,
+		`{"QueueUrl":5}`, `{"QueueName":"` + strings.Repeat("n", 100) + `","Attributes":{"RedrivePolicy":"{\"maxReceiveCount\":\"x\"}"}}`,
+		`{"SourceArn":"arn:aws:sqs:us-east-1:000000000000:target","TaskHandle":"eyJ9"}`, `null`, `{"QueueUrl":"/000000000000/target","MessageAttributes":{"a":{"DataType":"Binary"}}}`}
+	for _, op := range ops {
+		for _, body := range bodies {
+			req, _ := http.NewRequest("POST", srv.URL+"/", strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/x-amz-json-1.0")
+			req.Header.Set("X-Amz-Target", "AmazonSQS."+op)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode >= 500 {
+				t.Errorf("JSON %s %s: %d %s", op, body, resp.StatusCode, b)
+			}
+		}
+		for _, form := range []url.Values{{}, {"QueueUrl": {queue}, "Entries.member.1.Id": {"x"}},
+			{"QueueUrl": {fifo}, "MessageBody": {"\x01"}, "SendMessageBatchRequestEntry.1.Id": {"a"}, "SendMessageBatchRequestEntry.2.Id": {"a"}},
+			{"QueueUrl": {queue}, "MaxNumberOfMessages": {"x"}, "Attribute.1.Name": {"DelaySeconds"}, "Attribute.1.Value": {"-1"}}} {
+			form.Set("Action", op)
+			status, b := sqsQuery(t, srv, "/", form)
+			if status >= 500 {
+				t.Errorf("query %s %v: %d %s", op, form, status, b)
+			}
+		}
+	}
+}
