@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -30,34 +31,62 @@ const (
 var stateNames = [...]string{"visible", "inflight", "delayed"}
 
 // Message is one message as its queue's owner keeps it (and persists it).
-// It never changes once published: a receive replaces it with a copy.
+// It never changes once published: a receive replaces it with a copy. What
+// few messages have lives behind X, so that a plain message holds less.
 type Message struct {
-	Seq       uint64                      `json:"seq"`
-	ID        string                      `json:"id"`
-	Body      string                      `json:"body"`
-	MD5Body   string                      `json:"md5"`
-	Attrs     map[string]MessageAttribute `json:"attrs,omitempty"`
-	Trace     string                      `json:"trace,omitempty"` // AWSTraceHeader
-	MD5Sys    string                      `json:"md5Sys,omitempty"`
-	Sent      int64                       `json:"sent"` // unix ms
-	Sender    string                      `json:"sender"`
-	Group     string                      `json:"group,omitempty"`
-	Dedup     string                      `json:"dedup,omitempty"`
-	SeqNumber string                      `json:"seqNumber,omitempty"`
-	DLQSource string                      `json:"dlqSource,omitempty"`
-	State     uint8                       `json:"state"`
+	Seq  uint64 `json:"seq"`
+	ID   string `json:"id"`
+	Body string `json:"body"`
+	// MD5Body is the body's digest, recomputed on restore.
+	MD5Body [md5.Size]byte              `json:"-"`
+	Attrs   map[string]MessageAttribute `json:"attrs,omitempty"`
+	X       *MessageExtra               `json:"x,omitempty"`
+	Sent    int64                       `json:"sent"` // unix ms
+	Sender  string                      `json:"sender"`
 	// VisibleAt ends a delay or a visibility timeout (unix ns).
 	VisibleAt    int64  `json:"visibleAt,omitempty"`
-	Receives     int    `json:"receives,omitempty"`
 	FirstReceive int64  `json:"firstReceive,omitempty"` // unix ms
-	Handle       string `json:"handle,omitempty"`       // the last receipt handle
+	Receives     int32  `json:"receives,omitempty"`
+	State        uint8  `json:"state"`
+	Handle       string `json:"handle,omitempty"` // the last receipt handle
 }
 
-// md5Hex is the hex MD5 of s.
-func md5Hex(s string) string {
-	sum := md5.Sum([]byte(s))
-	return hex.EncodeToString(sum[:])
+// MessageExtra is what only some messages have: a trace header, FIFO ids,
+// the dead-letter queue's mark.
+type MessageExtra struct {
+	Trace     string `json:"trace,omitempty"` // AWSTraceHeader
+	MD5Sys    string `json:"md5Sys,omitempty"`
+	Group     string `json:"group,omitempty"`
+	Dedup     string `json:"dedup,omitempty"`
+	DLQSource string `json:"dlqSource,omitempty"`
 }
+
+// extra is m's extra members (zero when it has none).
+func (m *Message) extra() MessageExtra {
+	if m.X == nil {
+		return MessageExtra{}
+	}
+	return *m.X
+}
+
+// edit changes m's extra members on a copy (another message may share
+// them).
+func (m *Message) edit(f func(x *MessageExtra)) {
+	x := m.extra()
+	f(&x)
+	if x == (MessageExtra{}) {
+		m.X = nil
+		return
+	}
+	m.X = &x
+}
+
+// md5OfBody is the body's digest in hex.
+func (m *Message) md5OfBody() string { return hex.EncodeToString(m.MD5Body[:]) }
+
+// sequenceNumber is a FIFO message's SequenceNumber: 20 digits, growing
+// with the queue's sequence.
+func (m *Message) sequenceNumber() string { return strconv.FormatUint(sequenceBase+m.Seq, 10) }
 
 // MD5OfAttributes is AWS's digest of message attributes: for each
 // attribute in name order, the name, the data type and the value, each

@@ -81,7 +81,7 @@ func (s *Service) StartMessageMoveTask(sc awswire.Scope, in StartMessageMoveTask
 			}
 			dest := in.DestinationArn
 			if dest == "" {
-				dest = m.DLQSource
+				dest = m.extra().DLQSource
 			}
 			if dest == "" {
 				continue

@@ -326,10 +326,10 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 		blocked := map[string]bool{}
 		for _, m := range w.q.Messages.All() {
 			if m.State != stateVisible {
-				blocked[m.Group] = true
+				blocked[m.extra().Group] = true
 				continue
 			}
-			if blocked[m.Group] {
+			if blocked[m.extra().Group] {
 				continue
 			}
 			cands = append(cands, m)
@@ -362,7 +362,7 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 	out := make([]Received, 0, len(cands))
 	nowMs := w.now / int64(time.Millisecond)
 	for _, m := range cands {
-		if c := w.q.conf; c.maxReceive > 0 && m.Receives >= c.maxReceive {
+		if c := w.q.conf; c.maxReceive > 0 && int(m.Receives) >= c.maxReceive {
 			if _, _, ok := w.s.deadLetterQueue(c.deadLetterARN); ok {
 				w.remove(m)
 				w.moves = append(w.moves, m)

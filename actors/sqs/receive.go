@@ -80,22 +80,23 @@ func systemAttributes(q *Queue, m *Message, sel selection) map[string]string {
 	}
 	add("SenderId", m.Sender)
 	add("SentTimestamp", strconv.FormatInt(m.Sent, 10))
-	add("ApproximateReceiveCount", strconv.Itoa(m.Receives))
+	add("ApproximateReceiveCount", strconv.Itoa(int(m.Receives)))
 	if m.FirstReceive != 0 {
 		add("ApproximateFirstReceiveTimestamp", strconv.FormatInt(m.FirstReceive, 10))
 	}
+	x := m.extra()
 	if q.FIFO {
-		add("SequenceNumber", m.SeqNumber)
-		add("MessageDeduplicationId", m.Dedup)
-		add("MessageGroupId", m.Group)
-	} else if m.Group != "" {
-		add("MessageGroupId", m.Group)
+		add("SequenceNumber", m.sequenceNumber())
+		add("MessageDeduplicationId", x.Dedup)
+		add("MessageGroupId", x.Group)
+	} else if x.Group != "" {
+		add("MessageGroupId", x.Group)
 	}
-	if m.Trace != "" {
-		add(traceHeader, m.Trace)
+	if x.Trace != "" {
+		add(traceHeader, x.Trace)
 	}
-	if m.DLQSource != "" {
-		add("DeadLetterQueueSourceArn", m.DLQSource)
+	if x.DLQSource != "" {
+		add("DeadLetterQueueSourceArn", x.DLQSource)
 	}
 	if len(out) == 0 {
 		return nil
@@ -104,7 +105,7 @@ func systemAttributes(q *Queue, m *Message, sel selection) map[string]string {
 }
 
 func received(q *Queue, m *Message, sys, user selection) Received {
-	r := Received{MessageId: m.ID, ReceiptHandle: m.Handle, MD5OfBody: m.MD5Body, Body: m.Body,
+	r := Received{MessageId: m.ID, ReceiptHandle: m.Handle, MD5OfBody: m.md5OfBody(), Body: m.Body,
 		Attributes: systemAttributes(q, m, sys)}
 	if !user.none() && len(m.Attrs) > 0 {
 		sel := make(map[string]MessageAttribute, len(m.Attrs))
@@ -256,7 +257,7 @@ func (w *work) deleteOne(h handle, raw string) error {
 	if !ok || m.ID != h.id {
 		return nil
 	}
-	if w.q.FIFO && (m.State != stateInflight || m.Receives != h.receives) {
+	if w.q.FIFO && (m.State != stateInflight || int(m.Receives) != h.receives) {
 		return invalidParameter("Value %s for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.", raw)
 	}
 	w.remove(m)
@@ -477,8 +478,8 @@ func (s *Service) Peek(sc awswire.Scope, name string) (Peeked, bool) {
 		if state != stateVisible && m.VisibleAt <= now {
 			state = stateVisible // due; the owner's timer is on its way
 		}
-		p := PeekedMessage{MessageId: m.ID, Body: m.Body, MD5OfBody: m.MD5Body,
-			Attributes: systemAttributes(q, m, all), State: stateNames[state], ReceiveCount: m.Receives}
+		p := PeekedMessage{MessageId: m.ID, Body: m.Body, MD5OfBody: m.md5OfBody(),
+			Attributes: systemAttributes(q, m, all), State: stateNames[state], ReceiveCount: int(m.Receives)}
 		if state == stateInflight {
 			p.ReceiptHandle = m.Handle
 		}

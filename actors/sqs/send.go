@@ -1,9 +1,9 @@
 package sqs
 
 import (
+	"crypto/md5"
 	"crypto/sha256"
 	"encoding/hex"
-	"strconv"
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
@@ -79,6 +79,7 @@ func prepare(q *Queue, in *SendMessageInput) (*outgoing, error) {
 	}
 	o := &outgoing{delay: in.DelaySeconds}
 	m := &o.m
+	var x MessageExtra
 	if q.FIFO {
 		if in.MessageGroupId == "" {
 			return nil, missingParameter("MessageGroupId")
@@ -91,10 +92,10 @@ func prepare(q *Queue, in *SendMessageInput) (*outgoing, error) {
 			if !fifoID(in.MessageDeduplicationId) {
 				return nil, invalidParameter("Value %s for parameter MessageDeduplicationId is invalid. Reason: MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.", in.MessageDeduplicationId)
 			}
-			m.Dedup = in.MessageDeduplicationId
+			x.Dedup = in.MessageDeduplicationId
 		case q.conf.contentDedup:
 			sum := sha256.Sum256([]byte(in.MessageBody))
-			m.Dedup = hex.EncodeToString(sum[:])
+			x.Dedup = hex.EncodeToString(sum[:])
 		default:
 			return nil, invalidParameter("The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided explicitly")
 		}
@@ -106,16 +107,17 @@ func prepare(q *Queue, in *SendMessageInput) (*outgoing, error) {
 			return nil, invalidParameter("Value %s for parameter MessageGroupId is invalid. Reason: MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.", in.MessageGroupId)
 		}
 	}
-	m.Group = in.MessageGroupId
+	x.Group = in.MessageGroupId
 	m.Body = in.MessageBody
-	m.MD5Body = md5Hex(in.MessageBody)
+	m.MD5Body = md5.Sum([]byte(in.MessageBody))
 	if len(in.MessageAttributes) > 0 {
 		m.Attrs = copyAttributes(in.MessageAttributes)
 	}
 	if trace != "" {
-		m.Trace = trace
-		m.MD5Sys = MD5OfAttributes(map[string]MessageAttribute{traceHeader: {DataType: "String", StringValue: trace}})
+		x.Trace = trace
+		x.MD5Sys = MD5OfAttributes(map[string]MessageAttribute{traceHeader: {DataType: "String", StringValue: trace}})
 	}
+	m.edit(func(e *MessageExtra) { *e = x })
 	return o, nil
 }
 
@@ -136,12 +138,13 @@ func (w *work) enqueue(o *outgoing, sender string) SendMessageResult {
 	q := w.q
 	var dedupKey string
 	if q.FIFO {
-		dedupKey = o.m.Dedup
+		x := o.m.extra()
+		dedupKey = x.Dedup
 		if q.conf.dedupByGroup {
-			dedupKey = o.m.Group + "\x00" + dedupKey
+			dedupKey = x.Group + "\x00" + dedupKey
 		}
 		if d, ok := q.Dedup.Get(dedupKey); ok && d.Expires > w.now {
-			r := result(&o.m)
+			r := result(&o.m, false)
 			r.MessageId, r.SequenceNumber = d.ID, d.SeqNumber
 			return r
 		}
@@ -153,9 +156,8 @@ func (w *work) enqueue(o *outgoing, sender string) SendMessageResult {
 	m.Sent = w.now / int64(time.Millisecond)
 	m.Sender = sender
 	if q.FIFO {
-		m.SeqNumber = strconv.FormatUint(sequenceBase+m.Seq, 10)
 		exp := w.now + dedupInterval*int64(time.Second)
-		q.Dedup = q.Dedup.Set(dedupKey, dedupEntry{ID: m.ID, SeqNumber: m.SeqNumber, Expires: exp})
+		q.Dedup = q.Dedup.Set(dedupKey, dedupEntry{ID: m.ID, SeqNumber: m.sequenceNumber(), Expires: exp})
 		w.rt.dedup = append(w.rt.dedup, dedupExpiry{exp, dedupKey})
 		w.rtChanged = true
 	}
@@ -164,7 +166,7 @@ func (w *work) enqueue(o *outgoing, sender string) SendMessageResult {
 		delay = int(*o.delay)
 	}
 	w.place(&m, delay)
-	return result(&m)
+	return result(&m, q.FIFO)
 }
 
 // place adds a new message, visible or delayed.
@@ -183,9 +185,13 @@ func (w *work) place(m *Message, delay int) {
 	w.replace(nil, m, true)
 }
 
-func result(m *Message) SendMessageResult {
-	return SendMessageResult{MD5OfMessageBody: m.MD5Body, MD5OfMessageAttributes: MD5OfAttributes(m.Attrs),
-		MD5OfMessageSystemAttributes: m.MD5Sys, MessageId: m.ID, SequenceNumber: m.SeqNumber}
+func result(m *Message, fifo bool) SendMessageResult {
+	r := SendMessageResult{MD5OfMessageBody: m.md5OfBody(), MD5OfMessageAttributes: MD5OfAttributes(m.Attrs),
+		MD5OfMessageSystemAttributes: m.extra().MD5Sys, MessageId: m.ID}
+	if fifo {
+		r.SequenceNumber = m.sequenceNumber()
+	}
+	return r
 }
 
 // SendMessage sends one message; sc's account is its sender.
@@ -347,13 +353,10 @@ func (s *Service) transfer(arn string, msgs []*Message, dlqSource string, fresh 
 			nm := *m
 			nm.Seq = w.q.NextMsg
 			w.q.NextMsg++
-			nm.DLQSource = dlqSource
+			nm.edit(func(x *MessageExtra) { x.DLQSource = dlqSource })
 			nm.Handle, nm.VisibleAt = "", 0
 			if fresh {
 				nm.Receives, nm.FirstReceive = 0, 0
-			}
-			if w.q.FIFO {
-				nm.SeqNumber = strconv.FormatUint(sequenceBase+nm.Seq, 10)
 			}
 			w.place(&nm, 0)
 		}

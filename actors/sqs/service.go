@@ -1,6 +1,7 @@
 package sqs
 
 import (
+	"crypto/md5"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -144,6 +145,7 @@ func (s *Service) Restore(key string, value []byte) error {
 		if err := json.Unmarshal(value, m); err != nil {
 			return fmt.Errorf("sqs: restore %s: %w", key, err)
 		}
+		m.MD5Body = md5.Sum([]byte(m.Body))
 		r.msgs = append(r.msgs, m)
 	default:
 		return fmt.Errorf("sqs: restore: unknown record %q", key)
