@@ -4,6 +4,8 @@ import (
 	"crypto/md5"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,9 +36,9 @@ var stateNames = [...]string{"visible", "inflight", "delayed"}
 // It never changes once published: a receive replaces it with a copy. What
 // few messages have lives behind X, so that a plain message holds less.
 type Message struct {
-	Seq  uint64 `json:"seq"`
-	ID   string `json:"id"`
-	Body string `json:"body"`
+	Seq  uint64    `json:"seq"`
+	ID   messageID `json:"id"`
+	Body string    `json:"body"`
 	// MD5Body is the body's digest, recomputed on restore.
 	MD5Body [md5.Size]byte              `json:"-"`
 	Attrs   map[string]MessageAttribute `json:"attrs,omitempty"`
@@ -79,6 +81,86 @@ func (m *Message) edit(f func(x *MessageExtra)) {
 		return
 	}
 	m.X = &x
+}
+
+// messageID is a MessageId, a version 4 UUID, kept as its 16 bytes.
+type messageID [16]byte
+
+func newMessageID() messageID {
+	var id messageID
+	binary.BigEndian.PutUint64(id[:8], rand.Uint64())
+	binary.BigEndian.PutUint64(id[8:], rand.Uint64())
+	id[6] = id[6]&0x0f | 0x40 // version 4
+	id[8] = id[8]&0x3f | 0x80 // RFC 4122 variant
+	return id
+}
+
+func (id messageID) appendText(dst []byte) []byte {
+	const hexDigits = "0123456789abcdef"
+	for i, c := range id {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			dst = append(dst, '-')
+		}
+		dst = append(dst, hexDigits[c>>4], hexDigits[c&0xf])
+	}
+	return dst
+}
+
+// String is the id's 36-character text.
+func (id messageID) String() string {
+	var b [36]byte
+	return string(id.appendText(b[:0]))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (id messageID) MarshalText() ([]byte, error) { return id.appendText(make([]byte, 0, 36)), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (id *messageID) UnmarshalText(b []byte) error {
+	p, ok := parseMessageID(string(b))
+	if !ok {
+		return fmt.Errorf("sqs: malformed message id %q", b)
+	}
+	*id = p
+	return nil
+}
+
+func parseMessageID(s string) (messageID, bool) {
+	var id messageID
+	if len(s) != 36 {
+		return id, false
+	}
+	j := 0
+	for i := 0; i < 36; {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if s[i] != '-' {
+				return id, false
+			}
+			i++
+			continue
+		}
+		hi, ok1 := unhex(s[i])
+		lo, ok2 := unhex(s[i+1])
+		if !ok1 || !ok2 {
+			return id, false
+		}
+		id[j] = hi<<4 | lo
+		j++
+		i += 2
+	}
+	return id, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // md5OfBody is the body's digest in hex.

@@ -459,7 +459,7 @@ func newHandle(arn string, m *Message) string {
 	raw = append(raw, ' ')
 	raw = strconv.AppendInt(raw, int64(m.Receives), 10)
 	raw = append(raw, ' ')
-	raw = append(raw, m.ID...)
+	raw = m.ID.appendText(raw)
 	raw = append(raw, ' ')
 	raw = append(raw, awswire.ShortID(8)...)
 	raw = append(raw, ' ')
@@ -470,7 +470,7 @@ func newHandle(arn string, m *Message) string {
 type handle struct {
 	seq      uint64
 	receives int
-	id       string
+	id       messageID
 	arn      string
 }
 
@@ -491,7 +491,11 @@ func parseHandle(h string) (handle, bool) {
 	if err1 != nil || err2 != nil {
 		return handle{}, false
 	}
-	return handle{seq: seq, receives: n, id: parts[3], arn: parts[5]}, true
+	id, ok := parseMessageID(parts[3])
+	if !ok {
+		return handle{}, false
+	}
+	return handle{seq: seq, receives: n, id: id, arn: parts[5]}, true
 }
 
 // ---- heaps ----

@@ -105,7 +105,7 @@ func systemAttributes(q *Queue, m *Message, sel selection) map[string]string {
 }
 
 func received(q *Queue, m *Message, sys, user selection) Received {
-	r := Received{MessageId: m.ID, ReceiptHandle: m.Handle, MD5OfBody: m.md5OfBody(), Body: m.Body,
+	r := Received{MessageId: m.ID.String(), ReceiptHandle: m.Handle, MD5OfBody: m.md5OfBody(), Body: m.Body,
 		Attributes: systemAttributes(q, m, sys)}
 	if !user.none() && len(m.Attrs) > 0 {
 		sel := make(map[string]MessageAttribute, len(m.Attrs))
@@ -478,7 +478,7 @@ func (s *Service) Peek(sc awswire.Scope, name string) (Peeked, bool) {
 		if state != stateVisible && m.VisibleAt <= now {
 			state = stateVisible // due; the owner's timer is on its way
 		}
-		p := PeekedMessage{MessageId: m.ID, Body: m.Body, MD5OfBody: m.md5OfBody(),
+		p := PeekedMessage{MessageId: m.ID.String(), Body: m.Body, MD5OfBody: m.md5OfBody(),
 			Attributes: systemAttributes(q, m, all), State: stateNames[state], ReceiveCount: int(m.Receives)}
 		if state == stateInflight {
 			p.ReceiptHandle = m.Handle

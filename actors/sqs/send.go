@@ -152,12 +152,12 @@ func (w *work) enqueue(o *outgoing, sender string) SendMessageResult {
 	m := o.m
 	m.Seq = q.NextMsg
 	q.NextMsg++
-	m.ID = awswire.UUID()
+	m.ID = newMessageID()
 	m.Sent = w.now / int64(time.Millisecond)
 	m.Sender = sender
 	if q.FIFO {
 		exp := w.now + dedupInterval*int64(time.Second)
-		q.Dedup = q.Dedup.Set(dedupKey, dedupEntry{ID: m.ID, SeqNumber: m.sequenceNumber(), Expires: exp})
+		q.Dedup = q.Dedup.Set(dedupKey, dedupEntry{ID: m.ID.String(), SeqNumber: m.sequenceNumber(), Expires: exp})
 		w.rt.dedup = append(w.rt.dedup, dedupExpiry{exp, dedupKey})
 		w.rtChanged = true
 	}
@@ -187,7 +187,7 @@ func (w *work) place(m *Message, delay int) {
 
 func result(m *Message, fifo bool) SendMessageResult {
 	r := SendMessageResult{MD5OfMessageBody: m.md5OfBody(), MD5OfMessageAttributes: MD5OfAttributes(m.Attrs),
-		MD5OfMessageSystemAttributes: m.extra().MD5Sys, MessageId: m.ID}
+		MD5OfMessageSystemAttributes: m.extra().MD5Sys, MessageId: m.ID.String()}
 	if fifo {
 		r.SequenceNumber = m.sequenceNumber()
 	}

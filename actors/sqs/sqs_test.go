@@ -2,6 +2,7 @@ package sqs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"runtime"
 	"strings"
@@ -91,6 +92,27 @@ func TestMD5OfAttributes(t *testing.T) {
 				t.Fatalf("got %s, want %s", got, c.want)
 			}
 		})
+	}
+}
+
+func TestMessageIDText(t *testing.T) {
+	id := newMessageID()
+	s := id.String()
+	if len(s) != 36 || s[14] != '4' || !strings.ContainsRune("89ab", rune(s[19])) {
+		t.Fatalf("not a version 4 UUID: %s", s)
+	}
+	b, err := json.Marshal(Message{ID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Message
+	if err := json.Unmarshal(b, &back); err != nil || back.ID != id {
+		t.Fatalf("round trip %s: %v %v", b, back.ID, err)
+	}
+	for _, bad := range []string{"", "xyz", strings.Repeat("g", 36), "12345678-1234-1234-1234-12345678901"} {
+		if _, ok := parseMessageID(bad); ok {
+			t.Errorf("parsed %q", bad)
+		}
 	}
 }
 
