@@ -972,3 +972,42 @@ func TestSQSNoServerErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSQSReset: a reset forgets every queue and answers waiting polls.
+func TestSQSReset(t *testing.T) {
+	srv := servertest.Start(t, servertest.WithPersistence(t.TempDir()))
+	c := sqsClient(t, srv, "test")
+	ctx := context.Background()
+	url := createQueue(t, c, "before", nil)
+	c.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: &url, MessageBody: aws.String("x")})
+	c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url})
+	done := make(chan time.Duration, 1)
+	go func() {
+		start := time.Now()
+		c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &url, WaitTimeSeconds: 20})
+		done <- time.Since(start)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	resp, err := http.Post(srv.URL+"/_emulator/reset", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("reset %d", resp.StatusCode)
+	}
+	select {
+	case d := <-done:
+		if d > 5*time.Second {
+			t.Fatalf("the poll waited %v across a reset", d)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poll outlived the reset")
+	}
+	_, err = c.GetQueueUrl(ctx, &sqs.GetQueueUrlInput{QueueName: aws.String("before")})
+	wantSQSError(t, err, "AWS.SimpleQueueService.NonExistentQueue")
+	again := createQueue(t, c, "before", nil)
+	if r, _ := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &again}); len(r.Messages) != 0 {
+		t.Fatal("a message survived the reset")
+	}
+}
