@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -351,6 +353,82 @@ func TestDeliverAsSNS(t *testing.T) {
 		t.Fatalf("delivered %+v", got)
 	}
 	wantCode(t, s.Deliver(context.Background(), "arn:aws:sqs:us-east-1:000000000000:nope", Delivery{Body: "x"}), codeQueueDoesNotExist)
+}
+
+// TestConcurrentSendersAndPollers: every message sent by concurrent
+// senders is received exactly once by concurrent long polls.
+func TestConcurrentSendersAndPollers(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "busy", map[string]string{"VisibilityTimeout": "300"})
+	const senders, each, pollers = 4, 150, 3
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for range pollers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				got, err := s.ReceiveMessage(context.Background(), sc, &ReceiveMessageInput{QueueUrl: url,
+					MaxNumberOfMessages: i32(10), WaitTimeSeconds: i32(1)})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for _, m := range got {
+					mu.Lock()
+					seen[m.Body]++
+					mu.Unlock()
+					if err := s.DeleteMessage(sc, url, m.ReceiptHandle); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		}()
+	}
+	var sent sync.WaitGroup
+	for i := range senders {
+		sent.Add(1)
+		go func() {
+			defer sent.Done()
+			for j := range each {
+				if _, err := s.SendMessage(sc, &SendMessageInput{QueueUrl: url, MessageBody: strconv.Itoa(i*each + j)}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	sent.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		mu.Lock()
+		n := len(seen)
+		mu.Unlock()
+		if n == senders*each {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	if len(seen) != senders*each {
+		t.Fatalf("received %d distinct messages of %d", len(seen), senders*each)
+	}
+	for body, n := range seen {
+		if n != 1 {
+			t.Fatalf("message %s received %d times", body, n)
+		}
+	}
+	q, _ := s.snapshot(sc, "busy")
+	if q.Messages.Len() != 0 || q.Visible+q.InFlight+q.Delayed != 0 {
+		t.Fatalf("left: %d messages, counts %d/%d/%d", q.Messages.Len(), q.Visible, q.InFlight, q.Delayed)
+	}
 }
 
 // BenchmarkSendReceiveDelete drives one message through its owner: a send,
