@@ -73,11 +73,11 @@ func (s *Service) deliver(ctx context.Context, p *published, sb *Subscription) {
 		}
 		s.toInbox(inbox.Entry{ID: awswire.UUID(), Kind: inbox.Email, Account: p.sc.Account, Region: p.sc.Region,
 			Source: "no-reply@sns.amazonaws.com", Destinations: &inbox.Destinations{To: []string{sb.Endpoint}},
-			Subject: subject, Text: text, TopicArn: p.topic.ARN, Message: p.bodyFor(sb.Protocol),
+			Subject: subject, Text: text, TopicArn: p.topic.ARN, SubscriptionArn: sb.ARN, Message: p.bodyFor(sb.Protocol),
 			MessageStructure: p.Structure, MessageAttributes: inboxAttributes(p.Attributes)})
 	case "sms":
 		s.toInbox(inbox.Entry{ID: awswire.UUID(), Kind: inbox.SMS, Account: p.sc.Account, Region: p.sc.Region,
-			PhoneNumber: sb.Endpoint, TopicArn: p.topic.ARN, Message: p.bodyFor("sms"), Subject: p.Subject,
+			PhoneNumber: sb.Endpoint, TopicArn: p.topic.ARN, SubscriptionArn: sb.ARN, Message: p.bodyFor("sms"), Subject: p.Subject,
 			MessageStructure: p.Structure, MessageAttributes: inboxAttributes(p.Attributes)})
 	case "application":
 		_, app, ep, err := s.endpoint(sb.Endpoint)
@@ -90,7 +90,7 @@ func (s *Service) deliver(ctx context.Context, p *published, sb *Subscription) {
 			return
 		}
 		s.toInbox(inbox.Entry{ID: awswire.UUID(), Kind: inbox.Push, Account: p.sc.Account, Region: p.sc.Region,
-			TargetArn: ep.ARN, TopicArn: p.topic.ARN, Message: p.bodyFor(app.Platform), Subject: p.Subject,
+			TargetArn: ep.ARN, TopicArn: p.topic.ARN, SubscriptionArn: sb.ARN, Message: p.bodyFor(app.Platform), Subject: p.Subject,
 			MessageStructure: p.Structure, MessageAttributes: inboxAttributes(p.Attributes)})
 	case "firehose":
 		// Accepted and kept, never delivered: the emulator has no Firehose.
