@@ -3,6 +3,7 @@ package sns
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/netip"
@@ -56,7 +57,6 @@ const (
 	condIgnoreCase
 	condAnythingBut
 	condAnythingButPrefix
-	condAnythingButSuffix
 	condAnythingButIgnoreCase
 	condNumeric
 	condExists
@@ -138,20 +138,14 @@ func CompileFilterPolicy(text, scope string) (*FilterPolicy, error) {
 	return &FilterPolicy{root: root, scope: scope}, nil
 }
 
+// jsonReason words a JSON syntax error (AWS's parser words it its own
+// way; the emulator does not copy it).
 func jsonReason(err error) string {
 	var se *json.SyntaxError
-	if ok := asSyntax(err, &se); ok {
+	if errors.As(err, &se) {
 		return fmt.Sprintf("%s at offset %d", se.Error(), se.Offset)
 	}
 	return err.Error()
-}
-
-func asSyntax(err error, se **json.SyntaxError) bool {
-	s, ok := err.(*json.SyntaxError)
-	if ok {
-		*se = s
-	}
-	return ok
 }
 
 // checkDuplicateKeys refuses an object that repeats a key, as AWS's parser
@@ -364,8 +358,6 @@ func compileAnythingBut(arg any) (condition, error) {
 			switch name {
 			case "prefix":
 				kind = condAnythingButPrefix
-			case "suffix":
-				kind = condAnythingButSuffix
 			case "equals-ignore-case":
 				kind = condAnythingButIgnoreCase
 			default:
@@ -730,8 +722,6 @@ func (c condition) matches(v value) bool {
 		return !slices.ContainsFunc(c.values, v.equal)
 	case condAnythingButPrefix:
 		return v.kind == 's' && !strings.HasPrefix(v.str, c.str)
-	case condAnythingButSuffix:
-		return v.kind == 's' && !strings.HasSuffix(v.str, c.str)
 	case condAnythingButIgnoreCase:
 		return v.kind == 's' && !strings.EqualFold(v.str, c.str)
 	case condNumeric:
