@@ -19,6 +19,7 @@ import (
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront"
+	"github.com/cloudemu/emulator/httpfront/awsrpc"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/inbox"
 	"github.com/cloudemu/emulator/inithook"
@@ -109,9 +110,17 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
 	handlers := map[awswire.Service]map[string]restjson.Handler{}
+	rpc := map[awswire.Service]map[string]awsrpc.Handler{}
 	var kinds []execute.Owned
+	var queuePeek restjson.Handler
 	for _, s := range e.services {
 		handlers[s.Wire] = s.Handlers
+		if s.RPC != nil {
+			rpc[s.Wire] = s.RPC
+		}
+		if s.QueuePeek != nil {
+			queuePeek = s.QueuePeek
+		}
 		if s.Execute != nil {
 			kinds = append(kinds, *s.Execute)
 		}
@@ -124,6 +133,8 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		DefaultRegion: cfg.DefaultRegion,
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers:      handlers,
+		RPC:           rpc,
+		QueuePeek:     queuePeek,
 		Extra:         extra,
 		Execute:       exec,
 		WebSocket:     webSockets(e.services),
@@ -170,6 +181,13 @@ func (e *Emulator) describe() []compat.Service {
 		}
 		d := compat.Service{Name: s.Name, Operations: count[s.Wire]}
 		for op := range s.Handlers {
+			if partial[op] {
+				d.Partial = append(d.Partial, op)
+			} else {
+				d.Full = append(d.Full, op)
+			}
+		}
+		for op := range s.RPC {
 			if partial[op] {
 				d.Partial = append(d.Partial, op)
 			} else {

@@ -54,6 +54,9 @@ type Service struct {
 	// service (SQS, SNS, SES v1), by operation name; every other
 	// operation of its model answers the service's NotImplemented.
 	RPC map[string]awsrpc.Handler
+	// QueuePeek, when set, serves GET /{account}/{queue} without an Action
+	// (the emulator's view of an SQS queue).
+	QueuePeek restjson.Handler
 	// Partial names the supported operations that are only partly
 	// emulated (the README says how).
 	Partial []string
