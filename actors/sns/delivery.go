@@ -142,8 +142,10 @@ func (s *Service) post(ctx context.Context, sb *Subscription, p HTTPPost) {
 // HTTPS subscription. It runs in the topic's owner and does not block.
 func (s *Service) confirmLater(sc awswire.Scope, sb *Subscription) {
 	id := awswire.UUID()
+	// Version lets the emulator's front recognise a GET of the URL as an
+	// SNS request (AWS's URL has none).
 	subscribeURL := s.base() + "/?Action=ConfirmSubscription&TopicArn=" + url.QueryEscape(sb.TopicARN) +
-		"&Token=" + sb.Token
+		"&Token=" + sb.Token + "&Version=2010-03-31"
 	body := marshal(confirmation{Type: "SubscriptionConfirmation", MessageID: id, Token: sb.Token,
 		TopicArn: sb.TopicARN,
 		Message: "You have chosen to subscribe to the topic " + sb.TopicARN +

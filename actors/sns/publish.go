@@ -457,7 +457,7 @@ func signingCertURL(region string) string {
 }
 
 func (s *Service) unsubscribeURL(sb *Subscription) string {
-	return s.base() + "/?Action=Unsubscribe&SubscriptionArn=" + sb.ARN
+	return s.base() + "/?Action=Unsubscribe&SubscriptionArn=" + sb.ARN + "&Version=2010-03-31"
 }
 
 func (s *Service) envelope(p *published, sb *Subscription) []byte {

@@ -164,8 +164,8 @@ func (s *Service) SetEndpoint(url string) {
 
 func (s *Service) base() string { return *s.baseURL.Load() }
 
-// Close stops the delivery workers once the deliveries queued are done or
-// ctx ends.
+// Close stops the delivery workers once each has finished the delivery it
+// is making; deliveries still queued are dropped.
 func (s *Service) Close() error {
 	s.stopOnce.Do(func() { close(s.stop) })
 	s.workers.Wait()
