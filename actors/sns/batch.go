@@ -2,6 +2,7 @@ package sns
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/cloudemu/emulator/awswire"
 )
@@ -57,7 +58,7 @@ func (s *Service) PublishBatch(ctx context.Context, topicARN string, entries []B
 		return nil, awswire.New(awswire.SNS, codeBatchTooLong, "The length of all the messages put together is more than the limit.")
 	}
 	for i := range entries {
-		if err := entries[i].check(true, t.Fifo(), t.Attrs["ContentBasedDeduplication"] == "true"); err != nil {
+		if err := entries[i].check("publishBatchRequestEntries."+strconv.Itoa(i+1)+".member.messageAttributes", true, t.Fifo(), t.Attrs["ContentBasedDeduplication"] == "true"); err != nil {
 			return nil, err
 		}
 	}

@@ -63,9 +63,15 @@ func validPhone(n string) bool {
 	return true
 }
 
-// checkAttributes checks message attributes as SNS does.
-func checkAttributes(attrs map[string]Attribute) error {
+// checkAttributes checks message attributes as SNS does; path is where
+// they are in the request, as a missing DataType's error names it
+// ("messageAttributes").
+func checkAttributes(path string, attrs map[string]Attribute) error {
 	for name, a := range attrs {
+		if a.DataType == "" {
+			return awswire.New(awswire.SNS, awswire.CodeValidationError, fmt.Sprintf(
+				"1 validation error detected: Value null at '%s.%s.member.dataType' failed to satisfy constraint: Member must not be null", path, name))
+		}
 		if len(name) >= 256 {
 			return invalidValue("Length of message attribute name must be less than 256 bytes.")
 		}
@@ -134,8 +140,8 @@ func (m *Message) size() int {
 }
 
 // check validates a message for a topic (fifo, contentDedup) or a direct
-// publish (topic false).
-func (m *Message) check(topic, fifo, contentDedup bool) error {
+// publish (topic false); path is where its attributes are in the request.
+func (m *Message) check(path string, topic, fifo, contentDedup bool) error {
 	if m.Body == "" {
 		return InvalidParameter("Empty message")
 	}
@@ -158,7 +164,7 @@ func (m *Message) check(topic, fifo, contentDedup bool) error {
 	default:
 		return InvalidParameter("MessageStructure")
 	}
-	if err := checkAttributes(m.Attributes); err != nil {
+	if err := checkAttributes(path, m.Attributes); err != nil {
 		return err
 	}
 	if !topic {
@@ -259,7 +265,7 @@ func (s *Service) publishSMS(sc awswire.Scope, in PublishInput) (PublishResult, 
 	if !validPhone(in.PhoneNumber) {
 		return PublishResult{}, InvalidParameter("PhoneNumber Reason: " + in.PhoneNumber + " is not valid to publish to")
 	}
-	if err := in.check(false, false, false); err != nil {
+	if err := in.check("messageAttributes", false, false, false); err != nil {
 		return PublishResult{}, err
 	}
 	id := awswire.UUID()
@@ -277,7 +283,7 @@ func (s *Service) publishPush(sc awswire.Scope, in PublishInput) (PublishResult,
 		}
 		return PublishResult{}, err
 	}
-	if err := in.check(false, false, false); err != nil {
+	if err := in.check("messageAttributes", false, false, false); err != nil {
 		return PublishResult{}, err
 	}
 	if ep.Attrs["Enabled"] == "false" {
@@ -316,7 +322,7 @@ func (s *Service) publishTopic(ctx context.Context, member, arn string, m Messag
 	if err != nil {
 		return PublishResult{}, err
 	}
-	if err := m.check(true, t.Fifo(), t.Attrs["ContentBasedDeduplication"] == "true"); err != nil {
+	if err := m.check("messageAttributes", true, t.Fifo(), t.Attrs["ContentBasedDeduplication"] == "true"); err != nil {
 		return PublishResult{}, err
 	}
 	return s.fanOut(ctx, ref.sc, t, m), nil

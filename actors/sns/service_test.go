@@ -504,6 +504,7 @@ func TestPublishRefused(t *testing.T) {
 	awswiretest.WantError(t, attr("a..b", Attribute{DataType: "String", StringValue: "x"}), codeInvalidParameterValue, "Message attribute name can not have successive '.' character.")
 	awswiretest.WantError(t, attr(strings.Repeat("a", 256), Attribute{DataType: "String", StringValue: "x"}), codeInvalidParameterValue, "Length of message attribute name must be less than 256 bytes.")
 	awswiretest.WantError(t, attr("n", Attribute{DataType: "Number", StringValue: "abc"}), codeInvalidParameterValue, "")
+	awswiretest.WantError(t, attr("attr1", Attribute{StringValue: "x"}), awswire.CodeValidationError, "1 validation error detected: Value null at 'messageAttributes.attr1.member.dataType' failed to satisfy constraint: Member must not be null")
 	if err := attr("n", Attribute{DataType: "String.Array", StringValue: `["a",1,true,null]`}); err != nil {
 		t.Fatal(err)
 	}
