@@ -714,3 +714,58 @@ func TestRestart(t *testing.T) {
 		t.Fatalf("counts %v", n)
 	}
 }
+
+// TestConcurrentCreateAndPublish races creates of one name (all get the
+// one ARN) and publishes against subscribes and unsubscribes.
+func TestConcurrentCreateAndPublish(t *testing.T) {
+	f := newFixture(t)
+	var wg sync.WaitGroup
+	arns := make([]string, 8)
+	for i := range arns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			arn, err := f.svc.CreateTopic(scope, CreateTopicInput{Name: "race"})
+			if err != nil {
+				t.Error(err)
+			}
+			arns[i] = arn
+		}()
+	}
+	wg.Wait()
+	for _, a := range arns {
+		if a != arns[0] || a == "" {
+			t.Fatalf("arns %v", arns)
+		}
+	}
+	topic := arns[0]
+	f.subscribe(t, topic, "sqs", queueARN, map[string]string{"RawMessageDelivery": "true"})
+	for i := range 4 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				if _, err := f.svc.Publish(context.Background(), scope, PublishInput{TopicARN: topic, Message: Message{Body: "m"}}); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for j := range 10 {
+				arn := f.subscribe(t, topic, "sms", "+1555000"+strconv.Itoa(i)+strconv.Itoa(j), nil)
+				if err := f.svc.Unsubscribe(arn); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := len(f.q.messages(queueARN)); got != 80 {
+		t.Fatalf("%d messages delivered, want 80", got)
+	}
+	attrs, _ := f.svc.GetTopicAttributes(topic)
+	if attrs["SubscriptionsDeleted"] != "40" || attrs["SubscriptionsConfirmed"] != "1" {
+		t.Fatalf("counts %v", attrs)
+	}
+}

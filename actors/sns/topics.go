@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
@@ -168,8 +169,9 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 		Build: func() (*Topic, error) { return t, nil },
 	})
 	if err == errTaken {
-		// Another create of the same name won the race: compare with it.
-		if cur, ok := d.topics.Get(in.Name); ok {
+		// Another create of the same name won the race: compare with it
+		// once it is settled.
+		if cur := settled(s, d.topics, in.Name); cur != nil {
 			return sameTopic(cur, attrs, tags)
 		}
 		return "", awswire.Unavailable(awswire.SNS)
@@ -178,6 +180,22 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 		return "", err
 	}
 	return arn, nil
+}
+
+// settled returns the published state of the owner holding id, waiting
+// (a bounded while, in the caller) for an owner still being created to
+// publish. Nil when there is none, or its creation failed.
+func settled[S any](_ *Service, dir *actors.Directory[S], id string) *S {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if cur, ok := dir.Get(id); ok {
+			return cur
+		}
+		if _, ok := dir.Lookup(id); !ok || time.Now().After(deadline) {
+			return nil
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // sameTopic is CreateTopic's answer for a name in use.
