@@ -103,7 +103,7 @@ func (s *Service) CreatePlatformApplication(sc awswire.Scope, name, platform str
 		Kind: "sns.app", Key: appKey(sc, id), Dir: d.apps, ID: id, Order: actors.SeqKey(seq),
 		Taken: func() error { return errTaken }, Build: func() (*App, error) { return a, nil }})
 	if err == errTaken {
-		if cur := settled(s, d.apps, id); cur != nil {
+		if cur := settled(d.apps, id); cur != nil {
 			return cur.ARN, nil
 		}
 		return "", awswire.Unavailable(awswire.SNS)

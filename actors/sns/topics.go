@@ -171,7 +171,7 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 	if err == errTaken {
 		// Another create of the same name won the race: compare with it
 		// once it is settled.
-		if cur := settled(s, d.topics, in.Name); cur != nil {
+		if cur := settled(d.topics, in.Name); cur != nil {
 			return sameTopic(cur, attrs, tags)
 		}
 		return "", awswire.Unavailable(awswire.SNS)
@@ -185,7 +185,7 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 // settled returns the published state of the owner holding id, waiting
 // (a bounded while, in the caller) for an owner still being created to
 // publish. Nil when there is none, or its creation failed.
-func settled[S any](_ *Service, dir *actors.Directory[S], id string) *S {
+func settled[S any](dir *actors.Directory[S], id string) *S {
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		if cur, ok := dir.Get(id); ok {
