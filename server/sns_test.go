@@ -274,6 +274,39 @@ func TestSNSHTTPDelivery(t *testing.T) {
 	}
 	_, err = c.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: aws.String(subARN)})
 	servertest.WantAPIError(t, err, "NotFound", "Subscription does not exist")
+
+	// A subscriber may confirm by GETting the SubscribeURL, as on AWS.
+	ep2, endpoint2 := newEndpoint(t)
+	if _, err := c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic.TopicArn, Protocol: aws.String("https"), Endpoint: aws.String(strings.Replace(endpoint2, "http:", "https:", 1))}); err != nil {
+		t.Fatal(err)
+	}
+	ep2.none(t) // an https endpoint on a plain server: the POST fails, logged
+	sub2, err := c.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic.TopicArn, Protocol: aws.String("http"), Endpoint: aws.String(endpoint2),
+		ReturnSubscriptionArn: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(ep2.next(t).body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	confirmURL, err := url.Parse(doc["SubscribeURL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	confirmURL.Host = srv.Addr // the URL names EMULATOR_EXTERNAL_HOSTNAME, which need not resolve here
+	resp, err := http.Get(confirmURL.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), aws.ToString(sub2.SubscriptionArn)) {
+		t.Fatalf("GET SubscribeURL: %d %s", resp.StatusCode, body)
+	}
+	sa, err = c.GetSubscriptionAttributes(ctx, &sns.GetSubscriptionAttributesInput{SubscriptionArn: sub2.SubscriptionArn})
+	if err != nil || sa.Attributes["PendingConfirmation"] != "false" {
+		t.Fatalf("after GET confirmation %v %v", sa, err)
+	}
 }
 
 // TestSNSInbox publishes to a phone number, a platform endpoint and SMS
