@@ -769,3 +769,48 @@ func TestConcurrentCreateAndPublish(t *testing.T) {
 		t.Fatalf("counts %v", attrs)
 	}
 }
+
+// TestSubscriptionPages lists 230 subscriptions over three topics, 100 a
+// page, by scope and by topic.
+func TestSubscriptionPages(t *testing.T) {
+	f := newFixture(t)
+	var topics []string
+	for i := range 3 {
+		topics = append(topics, f.topic(t, "t"+itoa(i), nil))
+	}
+	for i := range 230 {
+		f.subscribe(t, topics[i%3], "sms", "+1555"+strconv.Itoa(1000000+i), nil)
+	}
+	seen := map[string]bool{}
+	token, pages := "", 0
+	for {
+		p, err := f.svc.ListSubscriptions(scope, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, s := range p.Subscriptions {
+			seen[s.SubscriptionArn] = true
+		}
+		if p.Next == "" {
+			break
+		}
+		token = p.Next
+	}
+	if len(seen) != 230 || pages != 3 {
+		t.Fatalf("%d subscriptions in %d pages", len(seen), pages)
+	}
+	for i := range 30 {
+		f.subscribe(t, topics[0], "sms", "+1666"+strconv.Itoa(1000000+i), nil)
+	}
+	p, err := f.svc.ListSubscriptionsByTopic(topics[0], "")
+	if err != nil || len(p.Subscriptions) != 100 || p.Next == "" {
+		t.Fatalf("by topic: %d, next %q, %v", len(p.Subscriptions), p.Next, err)
+	}
+	p2, err := f.svc.ListSubscriptionsByTopic(topics[0], p.Next)
+	if err != nil || len(p2.Subscriptions) != 7 || p2.Next != "" || p2.Subscriptions[0] == p.Subscriptions[99] {
+		t.Fatalf("by topic, page 2: %d, next %q, %v", len(p2.Subscriptions), p2.Next, err)
+	}
+	_, err = f.svc.ListSubscriptionsByTopic(topics[0], "bad")
+	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: NextToken")
+}
