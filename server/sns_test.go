@@ -113,6 +113,29 @@ func TestSNSTopics(t *testing.T) {
 		t.Fatalf("%d topics in %d pages, first %v", len(listed), pages, listed[:1])
 	}
 
+	// Permissions and the data protection policy.
+	if _, err := c.AddPermission(ctx, &sns.AddPermissionInput{TopicArn: out.TopicArn, Label: aws.String("pub"),
+		AWSAccountId: []string{"111111111111"}, ActionName: []string{"Publish", "Subscribe"}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.AddPermission(ctx, &sns.AddPermissionInput{TopicArn: out.TopicArn, Label: aws.String("pub"),
+		AWSAccountId: []string{"111111111111"}, ActionName: []string{"Publish"}})
+	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: Statement already exists")
+	attrs, _ = c.GetTopicAttributes(ctx, &sns.GetTopicAttributesInput{TopicArn: out.TopicArn})
+	if !strings.Contains(attrs.Attributes["Policy"], `"Sid":"pub"`) {
+		t.Fatalf("policy %s", attrs.Attributes["Policy"])
+	}
+	if _, err := c.RemovePermission(ctx, &sns.RemovePermissionInput{TopicArn: out.TopicArn, Label: aws.String("pub")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PutDataProtectionPolicy(ctx, &sns.PutDataProtectionPolicyInput{ResourceArn: out.TopicArn, DataProtectionPolicy: aws.String(`{"Name":"p"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	dp, err := c.GetDataProtectionPolicy(ctx, &sns.GetDataProtectionPolicyInput{ResourceArn: out.TopicArn})
+	if err != nil || aws.ToString(dp.DataProtectionPolicy) != `{"Name":"p"}` {
+		t.Fatalf("data protection policy %v %v", dp, err)
+	}
+
 	if _, err := c.DeleteTopic(ctx, &sns.DeleteTopicInput{TopicArn: out.TopicArn}); err != nil {
 		t.Fatal(err)
 	}
@@ -442,6 +465,11 @@ func TestSNSPlatform(t *testing.T) {
 	if out, err := c.ListPhoneNumbersOptedOut(ctx, &sns.ListPhoneNumbersOptedOutInput{}); err != nil || len(out.PhoneNumbers) != 0 {
 		t.Fatalf("opted-out numbers %v %v", out, err)
 	}
+	if _, err := c.OptInPhoneNumber(ctx, &sns.OptInPhoneNumberInput{PhoneNumber: aws.String("+15551234567")}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.CheckIfPhoneNumberIsOptedOut(ctx, &sns.CheckIfPhoneNumberIsOptedOutInput{PhoneNumber: aws.String("12")})
+	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: PhoneNumber Reason: input incorrectly formatted")
 }
 
 // TestSNSBadInput sends what AWS refuses: each answer is AWS's 4xx.

@@ -814,3 +814,44 @@ func TestSubscriptionPages(t *testing.T) {
 	_, err = f.svc.ListSubscriptionsByTopic(topics[0], "bad")
 	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: NextToken")
 }
+
+func TestPermissions(t *testing.T) {
+	f := newFixture(t)
+	topic := f.topic(t, "t1", nil)
+	if err := f.svc.AddPermission(topic, "test", []string{"111111111111"}, []string{"Publish"}); err != nil {
+		t.Fatal(err)
+	}
+	attrs, _ := f.svc.GetTopicAttributes(topic)
+	var doc struct {
+		Statement []struct {
+			Sid       string
+			Action    any
+			Principal map[string]any
+		}
+	}
+	if err := json.Unmarshal([]byte(attrs["Policy"]), &doc); err != nil || len(doc.Statement) != 2 ||
+		doc.Statement[1].Sid != "test" || doc.Statement[1].Action != "SNS:Publish" ||
+		doc.Statement[1].Principal["AWS"] != "arn:aws:iam::111111111111:root" {
+		t.Fatalf("policy %s (%v)", attrs["Policy"], err)
+	}
+	awswiretest.WantError(t, f.svc.AddPermission(topic, "test", []string{"1"}, []string{"AddPermission"}), codeInvalidParameter, "Invalid parameter: Statement already exists")
+	awswiretest.WantError(t, f.svc.AddPermission(topic, "t2", []string{"1"}, []string{"InvalidAction"}), codeInvalidParameter, "Invalid parameter: Policy statement action out of service scope!")
+	awswiretest.WantError(t, f.svc.AddPermission(topic+"-x", "t2", []string{"1"}, []string{"Publish"}), codeNotFound, "Topic does not exist")
+	if err := f.svc.RemovePermission(topic, "test"); err != nil {
+		t.Fatal(err)
+	}
+	attrs, _ = f.svc.GetTopicAttributes(topic)
+	if strings.Contains(attrs["Policy"], `"test"`) {
+		t.Fatalf("policy %s", attrs["Policy"])
+	}
+	if err := f.svc.PutDataProtectionPolicy(topic, `{"Name":"p"}`); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := f.svc.GetDataProtectionPolicy(topic); err != nil || p != `{"Name":"p"}` {
+		t.Fatalf("data protection %q %v", p, err)
+	}
+	attrs, _ = f.svc.GetTopicAttributes(topic)
+	if _, ok := attrs["DataProtectionPolicy"]; ok {
+		t.Fatal("the data protection policy is not an attribute")
+	}
+}

@@ -24,6 +24,9 @@ type TopicRecord struct {
 	Tags  map[string]string `json:"tags,omitempty"`
 	// Deleted counts the subscriptions deleted (SubscriptionsDeleted).
 	Deleted int `json:"deleted,omitempty"`
+	// DataProtection is the data protection policy (not a topic
+	// attribute on AWS).
+	DataProtection string `json:"dataProtection,omitempty"`
 }
 
 // Topic is a topic as its owner publishes it, with its subscriptions by
@@ -84,7 +87,7 @@ func checkTopicAttribute(name, value string, fifo bool) error {
 		if name == "ContentBasedDeduplication" && value == "true" && !fifo {
 			return InvalidParameter("Attributes Reason: Content-based deduplication can only be set for FIFO topics")
 		}
-	case "Policy", "DeliveryPolicy", "DataProtectionPolicy", "ArchivePolicy", "TracingConfig":
+	case "Policy", "DeliveryPolicy", "ArchivePolicy", "TracingConfig":
 		if name == "TracingConfig" {
 			if value != "PassThrough" && value != "Active" {
 				return InvalidParameter("Attributes Reason: TracingConfig: Invalid value [" + value + "]. Must be PassThrough or Active.")
@@ -104,10 +107,9 @@ func checkTopicAttribute(name, value string, fifo bool) error {
 
 // CreateTopicInput is a CreateTopic request.
 type CreateTopicInput struct {
-	Name       string
-	Attributes map[string]string
-	Tags       []Tag
-	// DataProtectionPolicy is stored as the attribute of that name.
+	Name                 string
+	Attributes           map[string]string
+	Tags                 []Tag
 	DataProtectionPolicy string
 }
 
@@ -121,8 +123,8 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 	if attrs == nil {
 		attrs = map[string]string{}
 	}
-	if in.DataProtectionPolicy != "" {
-		attrs["DataProtectionPolicy"] = in.DataProtectionPolicy
+	if in.DataProtectionPolicy != "" && !json.Valid([]byte(in.DataProtectionPolicy)) {
+		return "", InvalidParameter("DataProtectionPolicy Reason: failed to parse JSON.")
 	}
 	fifo := attrs["FifoTopic"] == "true"
 	base := in.Name
@@ -160,7 +162,8 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 		return sameTopic(cur, attrs, tags)
 	}
 	seq := s.seq.Next()
-	t := &Topic{TopicRecord: TopicRecord{Seq: seq, Name: in.Name, ARN: arn, Attrs: attrs, Tags: tags},
+	t := &Topic{TopicRecord: TopicRecord{Seq: seq, Name: in.Name, ARN: arn, Attrs: attrs, Tags: tags,
+		DataProtection: in.DataProtectionPolicy},
 		Subs: pmap.New[*Subscription](), rt: newTopicRuntime()}
 	errTaken := invalid("taken")
 	_, err = actors.Create(s.records(), actors.NewRecord[Topic]{

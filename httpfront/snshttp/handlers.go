@@ -44,12 +44,18 @@ func Handlers(svc *sns.Service) map[string]awsrpc.Handler {
 		"SetSMSAttributes":                   h.setSMSAttributes,
 		"CheckIfPhoneNumberIsOptedOut":       h.checkOptedOut,
 		"ListPhoneNumbersOptedOut":           h.listOptedOut,
+		"OptInPhoneNumber":                   h.optIn,
+		"AddPermission":                      h.addPermission,
+		"RemovePermission":                   h.removePermission,
+		"GetDataProtectionPolicy":            h.getDataProtectionPolicy,
+		"PutDataProtectionPolicy":            h.putDataProtectionPolicy,
 	}
 }
 
 // Partial lists the supported operations that are emulated only in part
 // (docs/sns.md).
-var Partial = []string{"Publish", "PublishBatch", "Subscribe", "SetSMSAttributes", "GetSMSAttributes"}
+var Partial = []string{"Publish", "PublishBatch", "Subscribe", "SetSMSAttributes", "GetSMSAttributes",
+	"AddPermission", "RemovePermission", "PutDataProtectionPolicy", "OptInPhoneNumber"}
 
 type handlers struct {
 	svc *sns.Service
@@ -651,4 +657,77 @@ func (h *handlers) listOptedOut(c *awsrpc.Call) error {
 	return c.Reply(&struct {
 		PhoneNumbers []string `json:"phoneNumbers"`
 	}{[]string{}})
+}
+
+func (h *handlers) optIn(c *awsrpc.Call) error {
+	var in struct {
+		PhoneNumber string `json:"phoneNumber"`
+	}
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := sns.CheckPhoneNumber(in.PhoneNumber); err != nil {
+		return err
+	}
+	return c.Reply(&struct{}{})
+}
+
+// ---- policies ----
+
+func (h *handlers) addPermission(c *awsrpc.Call) error {
+	var in struct {
+		topicArn
+		Label        string   `json:"Label"`
+		AWSAccountID []string `json:"AWSAccountId"`
+		ActionName   []string `json:"ActionName"`
+	}
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := h.svc.AddPermission(in.TopicArn, in.Label, in.AWSAccountID, in.ActionName); err != nil {
+		return err
+	}
+	return c.Reply(nil)
+}
+
+func (h *handlers) removePermission(c *awsrpc.Call) error {
+	var in struct {
+		topicArn
+		Label string `json:"Label"`
+	}
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := h.svc.RemovePermission(in.TopicArn, in.Label); err != nil {
+		return err
+	}
+	return c.Reply(nil)
+}
+
+func (h *handlers) getDataProtectionPolicy(c *awsrpc.Call) error {
+	var in resourceArn
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	p, err := h.svc.GetDataProtectionPolicy(in.ResourceArn)
+	if err != nil {
+		return err
+	}
+	return c.Reply(&struct {
+		DataProtectionPolicy string `json:"DataProtectionPolicy,omitempty"`
+	}{p})
+}
+
+func (h *handlers) putDataProtectionPolicy(c *awsrpc.Call) error {
+	var in struct {
+		resourceArn
+		DataProtectionPolicy string `json:"DataProtectionPolicy"`
+	}
+	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := h.svc.PutDataProtectionPolicy(in.ResourceArn, in.DataProtectionPolicy); err != nil {
+		return err
+	}
+	return c.Reply(nil)
 }
