@@ -169,3 +169,27 @@ func TestFilterPolicyRefused(t *testing.T) {
 		})
 	}
 }
+
+// FuzzFilterPolicy: any policy text compiles or is refused, and a compiled
+// policy evaluates any body and the documented attributes, never panicking.
+func FuzzFilterPolicy(f *testing.F) {
+	for _, seed := range []string{
+		`{"store":["example_corp"],"event":[{"anything-but":"order_cancelled"}],"price_usd":[{"numeric":[">=",100]}]}`,
+		`{"delivery":{"address":{"city":["Seattle"]}}}`,
+		`{"$or":[{"a":["1"]},{"b":[{"exists":false}]}]}`,
+		`{"key":[{"numeric":[">",20,"<",30]}]}`,
+		`{"source":[{"cidr":"10.0.0.0/24"}]}`,
+		`{"a":[{"anything-but":{"prefix":"x"}}]}`,
+	} {
+		f.Add(seed, docBody)
+	}
+	f.Fuzz(func(t *testing.T, policy, body string) {
+		for _, scope := range []string{ScopeAttributes, ScopeBody} {
+			p, err := CompileFilterPolicy(policy, scope)
+			if err != nil {
+				continue
+			}
+			p.Match(body, docAttributes)
+		}
+	})
+}
