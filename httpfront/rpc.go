@@ -121,8 +121,16 @@ func (s *Server) classifyRPC(ctx *fasthttp.RequestCtx, path []byte) (r rpcReques
 		if svc == nil {
 			return r, false, false
 		}
-		if form.PeekBytes(paramAction) != nil {
+		switch v := form.PeekBytes(paramVersion); {
+		case form.PeekBytes(paramAction) == nil:
+		case len(v) == 0:
 			r.err = awswire.New(svc.svc, awswire.CodeMissingParameter, "The request must contain the parameter Version.")
+		case validName(v, 32, false):
+			r.err = awswire.New(svc.svc, awswire.CodeInvalidParameterValueQuery,
+				"Version "+string(v)+" is not a version of this service; it is "+svc.model.APIVersion+".")
+		default:
+			r.err = awswire.New(svc.svc, awswire.CodeInvalidParameterValueQuery,
+				"The Version is not a version of this service; it is "+svc.model.APIVersion+".")
 		}
 	}
 	r.service, r.proto, r.form = svc, awsrpc.Query, form
@@ -283,4 +291,28 @@ func rpcPanicked(ctx *fasthttp.RequestCtx) bool {
 	}
 	awsrpc.WriteErrorTo(ctx, m.proto, awswire.Internal(m.svc))
 	return true
+}
+
+// rpcOfUnread tells which served query or JSON service a request that
+// could not be read was meant for, by what its headers say: SQS's target,
+// else a signing name on "/" or a queue path.
+func (s *Server) rpcOfUnread(ctx *fasthttp.RequestCtx) (awswire.Service, awsrpc.Protocol, bool) {
+	if len(s.rpcList) == 0 {
+		return awswire.ServiceNone, 0, false
+	}
+	if t := ctx.Request.Header.PeekBytes(headerAmzTarget); bytes.HasPrefix(t, sqsTargetPrefix) && s.rpc[awswire.SQS] != nil {
+		return awswire.SQS, awsrpc.JSON, true
+	}
+	path := ctx.Request.URI().PathOriginal()
+	if len(path) != 1 && !isQueuePath(path) {
+		return awswire.ServiceNone, 0, false
+	}
+	cred, signed := s.credential(ctx)
+	if !signed {
+		return awswire.ServiceNone, 0, false
+	}
+	if r := s.rpcBySigningName(cred.Service); r != nil {
+		return r.svc, awsrpc.Query, true
+	}
+	return awswire.ServiceNone, 0, false
 }

@@ -227,6 +227,9 @@ func TestRPCRecognition(t *testing.T) {
 		{name: "query/no-version-signed", method: "POST", path: "/", body: "Action=SendMessage",
 			hdr: []string{"Content-Type", formType, "Authorization", sqsAuth}, status: 400,
 			contains: []string{"<Code>MissingParameter</Code>", "parameter Version"}},
+		{name: "query/other-version-signed", method: "POST", path: "/", body: "Action=SendMessage&Version=2010-03-31",
+			hdr: []string{"Content-Type", formType, "Authorization", sqsAuth}, status: 400,
+			contains: []string{"<Code>InvalidParameterValue</Code>", "Version 2010-03-31 is not a version of this service; it is 2012-11-05."}},
 		{name: "query/unknown-action", method: "POST", path: "/", body: "Action=Nope&Version=2012-11-05",
 			hdr: []string{"Content-Type", formType}, status: 400,
 			contains: []string{"<Code>InvalidAction</Code>", "The action Nope is not valid"}},
@@ -281,5 +284,26 @@ func TestRPCNotServedWithoutHandlers(t *testing.T) {
 	r = rawDo(t, "GET", base+"/123456789012/q", "")
 	if r.status != 404 {
 		t.Fatalf("peek without a handler: %d %s", r.status, r.body)
+	}
+}
+
+// TestRPCBodyTooLarge checks that a body over the limit is answered in the
+// protocol of the service it was meant for.
+func TestRPCBodyTooLarge(t *testing.T) {
+	ok := func(c *awsrpc.Call) error { return c.Reply(nil) }
+	base := startFront(t, httpfront.ServerOptions{MaxBodyBytes: 1024, RPC: map[awswire.Service]map[string]awsrpc.Handler{
+		awswire.SQS: {"DeleteQueue": ok}, awswire.SNS: {"DeleteTopic": ok}}})
+	big := strings.Repeat("a", 4096)
+	r := rawDo(t, "POST", base+"/", `{"QueueUrl":"`+big+`"}`, "X-Amz-Target", "AmazonSQS.DeleteQueue",
+		"Content-Type", "application/x-amz-json-1.0")
+	if r.status != 413 || r.header.Get("x-amzn-query-error") != "RequestEntityTooLargeException;Sender" ||
+		!strings.Contains(r.body, `"__type":"com.amazon.coral.service#RequestEntityTooLargeException"`) {
+		t.Fatalf("json: %d %v %s", r.status, r.header, r.body)
+	}
+	r = rawDo(t, "POST", base+"/", "Action=DeleteTopic&Version=2010-03-31&TopicArn="+big, "Content-Type", formType,
+		"Authorization", "AWS4-HMAC-SHA256 Credential=test/20261125/us-east-1/sns/aws4_request, SignedHeaders=host, Signature=0f")
+	if r.status != 413 || !strings.Contains(r.body, "<Code>RequestEntityTooLargeException</Code>") ||
+		!strings.Contains(r.body, `xmlns="http://sns.amazonaws.com/doc/2010-03-31/"`) {
+		t.Fatalf("query: %d %s", r.status, r.body)
 	}
 }

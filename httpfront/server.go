@@ -282,6 +282,21 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 			return
 		}
 	}
+	if svc, p, ok := s.rpcOfUnread(ctx); ok {
+		var e *awswire.Error
+		switch {
+		case errors.Is(err, fasthttp.ErrBodyTooLarge):
+			e = awswire.Errorf(svc, awswire.CodeRequestEntityTooLarge,
+				"The request body is larger than the limit of %d bytes", s.fast.MaxRequestBodySize)
+		case isTimeout(err):
+			e = awswire.New(svc, awswire.CodeRequestTimeout, "The request was not received in time")
+		default:
+			e = awswire.New(svc, awswire.CodeInvalidParameterValueQuery, "The request could not be read: malformed HTTP")
+		}
+		awsrpc.WriteErrorTo(ctx, p, e)
+		ctx.SetConnectionClose()
+		return
+	}
 	svc := classify(ctx.Request.URI().PathOriginal())
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {
 		restjson.WriteError(ctx, svc, awswire.Errorf(svc, awswire.CodeRequestEntityTooLarge,

@@ -91,8 +91,13 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		return nil, err
 	}
 
-	var extra []httpfront.ExtraRoute
-	for _, r := range compat.Routes(compat.Deps{
+	var peek func(awswire.Scope, string) (compat.PeekedQueue, bool)
+	for _, s := range e.services {
+		if s.PeekQueue != nil {
+			peek = s.PeekQueue
+		}
+	}
+	deps := compat.Deps{
 		Init:         e.hooks,
 		Version:      Version,
 		Started:      time.Now(),
@@ -106,20 +111,19 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Metrics:      e.writeMetrics,
 		Runtimes:     e.runtimes,
 		Inbox:        e.inbox,
-	}) {
+		PeekQueue:    peek,
+	}
+	var extra []httpfront.ExtraRoute
+	for _, r := range compat.Routes(deps) {
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
 	handlers := map[awswire.Service]map[string]restjson.Handler{}
 	rpc := map[awswire.Service]map[string]awsrpc.Handler{}
 	var kinds []execute.Owned
-	var queuePeek restjson.Handler
 	for _, s := range e.services {
 		handlers[s.Wire] = s.Handlers
 		if s.RPC != nil {
 			rpc[s.Wire] = s.RPC
-		}
-		if s.QueuePeek != nil {
-			queuePeek = s.QueuePeek
 		}
 		if s.Execute != nil {
 			kinds = append(kinds, *s.Execute)
@@ -134,7 +138,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers:      handlers,
 		RPC:           rpc,
-		QueuePeek:     queuePeek,
+		QueuePeek:     compat.PeekHandler(deps),
 		Extra:         extra,
 		Execute:       exec,
 		WebSocket:     webSockets(e.services),
