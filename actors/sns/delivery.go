@@ -98,12 +98,13 @@ func (s *Service) deliver(ctx context.Context, p *published, sb *Subscription) {
 }
 
 func (s *Service) toQueue(ctx context.Context, arn string, m QueueMessage) error {
-	if s.opts.Queues == nil {
+	q := s.queues.Load()
+	if q == nil {
 		return errNoTarget
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.DeliveryTimeout)
 	defer cancel()
-	return s.opts.Queues.Deliver(ctx, arn, m)
+	return (*q).Deliver(ctx, arn, m)
 }
 
 // deadLetter sends a message that could not be delivered to the

@@ -113,6 +113,7 @@ type Service struct {
 	scopes  *actors.Scopes[dirs]
 	opts    Options
 	baseURL atomic.Pointer[string]
+	queues  atomic.Pointer[Queues]
 
 	jobs     chan func(context.Context)
 	stop     chan struct{}
@@ -148,6 +149,9 @@ func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Log
 		scopes: actors.NewScopes(newDirs), opts: opts,
 		jobs: make(chan func(context.Context), opts.Backlog), stop: make(chan struct{})}
 	s.SetEndpoint("http://localhost:4566")
+	if opts.Queues != nil {
+		s.SetQueues(opts.Queues)
+	}
 	for range opts.Workers {
 		s.workers.Add(1)
 		go s.work()
@@ -163,6 +167,10 @@ func (s *Service) SetEndpoint(url string) {
 }
 
 func (s *Service) base() string { return *s.baseURL.Load() }
+
+// SetQueues sets (or replaces) the way to the emulator's SQS queues, for
+// an assembly that builds SQS after SNS.
+func (s *Service) SetQueues(q Queues) { s.queues.Store(&q) }
 
 // Close stops the delivery workers once each has finished the delivery it
 // is making; deliveries still queued are dropped.
