@@ -1,10 +1,7 @@
 package sns
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 	"net/netip"
 	"slices"
@@ -103,29 +100,24 @@ func (e policyError) Error() string { return string(e) }
 
 // CompileFilterPolicy parses and checks a filter policy for scope
 // (ScopeAttributes or ScopeBody). The error's text is AWS's reason, to
-// follow "FilterPolicy: ".
+// follow "FilterPolicy: ", with the place in the policy its reader names.
 func CompileFilterPolicy(text, scope string) (*FilterPolicy, error) {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, policyError("failed to parse JSON. " + jsonReason(err))
+	doc, r := parsePolicyJSON(text)
+	if r != nil {
+		return nil, policyError("failed to parse JSON. " + r.words(text))
 	}
-	if dec.More() {
-		return nil, policyError("failed to parse JSON. Unexpected content after the policy")
+	if doc.kind != '{' {
+		return nil, policyError(refuse(doc.seen(), "Filter policy must be a JSON object").words(text))
 	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return nil, policyError("failed to parse JSON. Filter policy must be a JSON object")
+	root, r := compileNode(doc, scope)
+	if r != nil {
+		return nil, policyError(r.words(text))
 	}
-	if err := checkDuplicateKeys(text); err != nil {
-		return nil, err
+	// The scope is checked once the whole policy was read, as AWS does.
+	if scope == ScopeAttributes && root.nested() {
+		return nil, policyError("Filter policy scope MessageAttributes does not support nested filter policy")
 	}
-	root, err := compileNode(obj, scope, 0)
-	if err != nil {
-		return nil, err
-	}
-	if len(obj) > 0 {
+	if len(doc.keys) > 0 {
 		keys := map[string]bool{}
 		countKeys(root, "", keys)
 		if len(keys) > maxFilterKeys {
@@ -138,114 +130,71 @@ func CompileFilterPolicy(text, scope string) (*FilterPolicy, error) {
 	return &FilterPolicy{root: root, scope: scope}, nil
 }
 
-// jsonReason words a JSON syntax error (AWS's parser words it its own
-// way; the emulator does not copy it).
-func jsonReason(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%s at offset %d", se.Error(), se.Offset)
-	}
-	return err.Error()
-}
-
-// checkDuplicateKeys refuses an object that repeats a key, as AWS's parser
-// does (encoding/json keeps the last).
-func checkDuplicateKeys(text string) error {
-	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
-	var walk func() error
-	walk = func() error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'):
-			seen := map[string]bool{}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				ks, _ := k.(string)
-				if seen[ks] {
-					return policyError("Duplicated keys are not allowed.")
-				}
-				seen[ks] = true
-				if err := walk(); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		case json.Delim('['):
-			for dec.More() {
-				if err := walk(); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-			return err
-		}
-		return nil
-	}
-	if err := walk(); err != nil {
-		if pe, ok := err.(policyError); ok {
-			return pe
-		}
-	}
-	return nil
-}
-
-func compileNode(obj map[string]any, scope string, depth int) (*policyNode, error) {
+// compileNode compiles an object of the policy, its keys in the order
+// written (the first bad one is the one refused).
+func compileNode(obj *jnode, scope string) (*policyNode, *refusal) {
 	n := &policyNode{}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		v := obj[k]
+	seen := map[string]bool{}
+	for i, k := range obj.keys {
+		v := obj.vals[i]
+		if seen[k] {
+			return nil, refuse(-1, "Duplicated keys are not allowed.")
+		}
+		seen[k] = true
 		if k == "$or" {
-			alts, ok := v.([]any)
-			if !ok || len(alts) < 2 {
-				return nil, policyError("Or relationship must be an array of at least 2 objects")
+			if v.kind != '[' || len(v.vals) < 2 {
+				return nil, refuse(v.seen(), "Or relationship must be an array of at least 2 objects")
 			}
 			var branch []*policyNode
-			for _, a := range alts {
-				ao, ok := a.(map[string]any)
-				if !ok {
-					return nil, policyError("Or relationship must be an array of at least 2 objects")
+			for _, a := range v.vals {
+				if a.kind != '{' {
+					return nil, refuse(a.seen(), "Or relationship must be an array of at least 2 objects")
 				}
-				c, err := compileNode(ao, scope, depth)
-				if err != nil {
-					return nil, err
+				c, r := compileNode(a, scope)
+				if r != nil {
+					return nil, r
 				}
 				branch = append(branch, c)
 			}
 			n.ors = append(n.ors, branch)
 			continue
 		}
-		switch tv := v.(type) {
-		case []any:
-			conds, err := compileConditions(tv)
-			if err != nil {
-				return nil, err
+		switch v.kind {
+		case '[':
+			conds, r := compileConditions(v)
+			if r != nil {
+				return nil, r
 			}
 			n.fields = append(n.fields, policyField{key: k, conds: conds})
-		case map[string]any:
-			if scope == ScopeAttributes {
-				return nil, policyError("Filter policy scope MessageAttributes does not support nested filter policy")
-			}
-			c, err := compileNode(tv, scope, depth+1)
-			if err != nil {
-				return nil, err
+		case '{':
+			c, r := compileNode(v, scope)
+			if r != nil {
+				return nil, r
 			}
 			n.fields = append(n.fields, policyField{key: k, child: c})
 		default:
-			return nil, policyError(fmt.Sprintf("%q must be an object or an array", k))
+			return nil, refuse(v.seen(), "%q must be an object or an array", k)
 		}
 	}
+	slices.SortStableFunc(n.fields, func(a, b policyField) int { return strings.Compare(a.key, b.key) })
 	return n, nil
+}
+
+// scalarOf is a policy value's scalar, if it is one.
+func scalarOf(n *jnode) (value, bool) {
+	switch n.kind {
+	case 's':
+		return value{kind: 's', str: n.str}, true
+	case 'n':
+		f, err := strconv.ParseFloat(n.str, 64)
+		if err != nil {
+			return value{}, false
+		}
+		return value{kind: 'n', num: f}, true
+	case 't', 'f', 'z':
+		return value{kind: n.kind}, true
+	}
+	return value{}, false
 }
 
 func scalar(v any) (value, bool) {
@@ -269,220 +218,195 @@ func scalar(v any) (value, bool) {
 	return value{}, false
 }
 
-func compileConditions(list []any) ([]condition, error) {
-	if len(list) == 0 {
-		return nil, policyError("Empty arrays are not allowed")
+func compileConditions(list *jnode) ([]condition, *refusal) {
+	if len(list.vals) == 0 {
+		return nil, refuse(list.close, "Empty arrays are not allowed")
 	}
 	var out []condition
-	for _, item := range list {
-		if v, ok := scalar(item); ok {
+	for _, item := range list.vals {
+		if v, ok := scalarOf(item); ok {
 			out = append(out, condition{kind: condExact, values: []value{v}})
 			continue
 		}
-		op, ok := item.(map[string]any)
-		if !ok {
-			return nil, policyError("Match value must be String, number, true, false, or null")
+		if item.kind != '{' {
+			return nil, refuse(item.seen(), "Match value must be String, number, true, false, or null")
 		}
-		if len(op) != 1 {
-			return nil, policyError("Only one key allowed in match expression")
+		if len(item.keys) == 0 {
+			return nil, refuse(item.close, "Empty objects are not allowed")
 		}
-		for name, arg := range op {
-			c, err := compileOperator(name, arg)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, c)
+		if len(item.keys) > 1 {
+			return nil, refuse(item.vals[1].seen(), "Only one key allowed in match expression")
 		}
+		c, r := compileOperator(item.keys[0], item.vals[0])
+		if r != nil {
+			return nil, r
+		}
+		out = append(out, c)
 	}
 	return out, nil
 }
 
-func stringPattern(name string, arg any) (string, error) {
-	s, ok := arg.(string)
-	if !ok {
-		return "", policyError(name + " match pattern must be a string")
+func stringPattern(name string, arg *jnode) (string, *refusal) {
+	if arg.kind != 's' {
+		return "", refuse(arg.seen(), "%s match pattern must be a string", name)
 	}
-	return s, nil
+	return arg.str, nil
 }
 
-func compileOperator(name string, arg any) (condition, error) {
+func compileOperator(name string, arg *jnode) (condition, *refusal) {
 	switch name {
 	case "prefix", "suffix", "equals-ignore-case":
-		s, err := stringPattern(name, arg)
-		if err != nil {
-			return condition{}, err
+		s, r := stringPattern(name, arg)
+		if r != nil {
+			return condition{}, r
 		}
 		kind := map[string]condKind{"prefix": condPrefix, "suffix": condSuffix, "equals-ignore-case": condIgnoreCase}[name]
 		return condition{kind: kind, str: s}, nil
 	case "exists":
-		b, ok := arg.(bool)
-		if !ok {
-			return condition{}, policyError("exists match pattern must be either true or false.")
+		if arg.kind != 't' && arg.kind != 'f' {
+			return condition{}, refuse(arg.seen(), "exists match pattern must be either true or false.")
 		}
-		return condition{kind: condExists, exists: b}, nil
+		return condition{kind: condExists, exists: arg.kind == 't'}, nil
 	case "anything-but":
 		return compileAnythingBut(arg)
 	case "numeric":
 		return compileNumeric(arg)
 	case "cidr":
-		s, ok := arg.(string)
-		if !ok {
-			return condition{}, policyError("prefix match pattern must be a string")
+		// AWS's reader words a CIDR that is not a string as a prefix.
+		s, r := stringPattern("prefix", arg)
+		if r != nil {
+			return condition{}, r
 		}
-		return compileCIDR(s)
+		c, err := compileCIDR(s)
+		if err != nil {
+			return condition{}, refuse(-1, "%s", err.Error())
+		}
+		return c, nil
 	}
-	return condition{}, policyError("Unrecognized match type " + name)
+	return condition{}, refuse(arg.seen(), "Unrecognized match type %s", name)
 }
 
-func compileAnythingBut(arg any) (condition, error) {
-	switch tv := arg.(type) {
-	case []any:
+func compileAnythingBut(arg *jnode) (condition, *refusal) {
+	switch arg.kind {
+	case '[':
+		if len(arg.vals) == 0 {
+			return condition{}, refuse(arg.close, "Empty arrays are not allowed")
+		}
 		var vals []value
-		for _, e := range tv {
-			v, ok := scalar(e)
-			if !ok || v.kind == 't' || v.kind == 'f' || v.kind == 'z' {
-				return condition{}, policyError("Inside anything but list, start|null|boolean is not supported.")
+		for _, e := range arg.vals {
+			if e.kind != 's' && e.kind != 'n' {
+				return condition{}, refuse(e.seen(), "Inside anything but list, start|null|boolean is not supported.")
 			}
+			v, _ := scalarOf(e)
 			vals = append(vals, v)
 		}
-		if len(vals) == 0 {
-			return condition{}, policyError("Empty arrays are not allowed")
-		}
 		return condition{kind: condAnythingBut, values: vals}, nil
-	case map[string]any:
-		if len(tv) != 1 {
-			return condition{}, policyError("Only one key allowed in match expression")
+	case '{':
+		if len(arg.keys) != 1 {
+			return condition{}, refuse(arg.close, "Only one key allowed in match expression")
 		}
-		for name, a := range tv {
-			var kind condKind
-			switch name {
-			case "prefix":
-				kind = condAnythingButPrefix
-			case "equals-ignore-case":
-				kind = condAnythingButIgnoreCase
-			default:
-				return condition{}, policyError("Unsupported anything-but pattern: " + name)
-			}
-			s, err := stringPattern(name, a)
-			if err != nil {
-				return condition{}, err
-			}
-			return condition{kind: kind, str: s}, nil
+		var kind condKind
+		switch name := arg.keys[0]; name {
+		case "prefix":
+			kind = condAnythingButPrefix
+		case "equals-ignore-case":
+			kind = condAnythingButIgnoreCase
+		default:
+			return condition{}, refuse(arg.vals[0].seen(), "Unsupported anything-but pattern: %s", name)
 		}
+		s, r := stringPattern(arg.keys[0], arg.vals[0])
+		if r != nil {
+			return condition{}, r
+		}
+		return condition{kind: kind, str: s}, nil
+	case 's', 'n':
+		v, _ := scalarOf(arg)
+		return condition{kind: condAnythingBut, values: []value{v}}, nil
 	}
-	v, ok := scalar(arg)
-	if !ok || v.kind == 't' || v.kind == 'f' || v.kind == 'z' {
-		return condition{}, policyError("Value of anything-but must be an array or single string/number value.")
-	}
-	return condition{kind: condAnythingBut, values: []value{v}}, nil
+	return condition{}, refuse(arg.seen(), "Value of anything-but must be an array or single string/number value.")
 }
 
-func compileNumeric(arg any) (condition, error) {
-	list, ok := arg.([]any)
-	if !ok {
-		return condition{}, policyError("Value of numeric must be an array.")
+// compileNumeric reads ["op", n] or [">"|">=", n, "<"|"<=", n] as AWS's
+// reader does, refusing at the place it stands.
+func compileNumeric(arg *jnode) (condition, *refusal) {
+	if arg.kind != '[' {
+		return condition{}, refuse(arg.seen(), "Value of numeric must be an array.")
+	}
+	el := arg.vals
+	// next is where the reader stands once it has seen element i.
+	next := func(i int) int {
+		if i < len(el) {
+			return el[i].seen()
+		}
+		return arg.close
 	}
 	c := condition{kind: condNumeric, lo: math.Inf(-1), hi: math.Inf(1)}
-	if len(list) == 0 {
-		return condition{}, policyError("Invalid member in numeric match: ]")
+	if len(el) == 0 {
+		return condition{}, refuse(arg.close, "Invalid member in numeric match: ]")
 	}
-	opOf := func(i int) (string, error) {
-		s, ok := list[i].(string)
-		if !ok {
-			v, _ := scalar(list[i])
-			return "", policyError("Invalid member in numeric match: " + v.text())
-		}
-		return s, nil
+	if el[0].kind != 's' {
+		return condition{}, refuse(el[0].read(), "Invalid member in numeric match: %s", el[0].text())
 	}
-	numOf := func(i int, op string) (float64, error) {
+	number := func(i int, op string) (float64, *refusal) {
 		name := op
 		if op == "=" {
 			name = "equals"
 		}
-		if i >= len(list) {
-			return 0, policyError("Value of " + name + " must be numeric")
+		if i >= len(el) || el[i].kind != 'n' {
+			return 0, refuse(next(i), "Value of %s must be numeric", name)
 		}
-		n, ok := list[i].(json.Number)
-		if !ok {
-			return 0, policyError("Value of " + name + " must be numeric")
-		}
-		f, err := n.Float64()
+		f, err := strconv.ParseFloat(el[i].str, 64)
 		if err != nil {
-			return 0, policyError("Value of " + name + " must be numeric")
+			return 0, refuse(el[i].read(), "Value of %s must be numeric", name)
 		}
 		return f, nil
 	}
-	op, err := opOf(0)
-	if err != nil {
-		return condition{}, err
+	op := el[0].str
+	switch op {
+	case "=", "<", "<=", ">", ">=":
+	default:
+		return condition{}, refuse(next(1), "Unrecognized numeric range operator: %s", op)
+	}
+	f, r := number(1, op)
+	if r != nil {
+		return condition{}, r
 	}
 	switch op {
-	case "=":
-		f, err := numOf(1, op)
-		if err != nil {
-			return condition{}, err
+	case "=", "<", "<=":
+		if len(el) > 2 {
+			return condition{}, refuse(el[2].seen(), "Too many elements in numeric expression")
 		}
-		if len(list) > 2 {
-			return condition{}, policyError("Too many elements in numeric expression")
+		switch op {
+		case "=":
+			c.lo, c.hi, c.loInc, c.hiInc = f, f, true, true
+		default:
+			c.hi, c.hiInc = f, op == "<="
 		}
-		c.lo, c.hi, c.loInc, c.hiInc = f, f, true, true
-		return c, nil
-	case "<", "<=":
-		f, err := numOf(1, op)
-		if err != nil {
-			return condition{}, err
-		}
-		if len(list) > 2 {
-			return condition{}, policyError("Too many elements in numeric expression")
-		}
-		c.hi, c.hiInc = f, op == "<="
-		return c, nil
-	case ">", ">=":
-		f, err := numOf(1, op)
-		if err != nil {
-			return condition{}, err
-		}
-		c.lo, c.loInc = f, op == ">="
-	default:
-		return condition{}, policyError("Unrecognized numeric range operator: " + op)
-	}
-	if len(list) == 2 {
 		return c, nil
 	}
-	op2, ok := list[2].(string)
-	if !ok {
-		v, _ := scalar(list[2])
-		return condition{}, policyError("Bad value in numeric range: " + v.text())
+	c.lo, c.loInc = f, op == ">="
+	if len(el) == 2 {
+		return c, nil
 	}
+	if el[2].kind != 's' {
+		return condition{}, refuse(el[2].read(), "Bad value in numeric range: %s", el[2].text())
+	}
+	op2 := el[2].str
 	if op2 != "<" && op2 != "<=" {
-		return condition{}, policyError("Bad numeric range operator: " + op2)
+		return condition{}, refuse(el[2].read(), "Bad numeric range operator: %s", op2)
 	}
-	f, err := numOf(3, op2)
-	if err != nil {
-		return condition{}, err
+	top, r := number(3, op2)
+	if r != nil {
+		return condition{}, r
 	}
-	if len(list) > 4 {
-		return condition{}, policyError("Too many terms in numeric range expression")
+	if len(el) > 4 {
+		return condition{}, refuse(el[4].seen(), "Too many terms in numeric range expression")
 	}
-	if f <= c.lo {
-		return condition{}, policyError("Bottom must be less than top")
+	if top <= c.lo {
+		return condition{}, refuse(arg.close, "Bottom must be less than top")
 	}
-	c.hi, c.hiInc = f, op2 == "<="
+	c.hi, c.hiInc = top, op2 == "<="
 	return c, nil
-}
-
-func (v value) text() string {
-	switch v.kind {
-	case 's':
-		return v.str
-	case 'n':
-		return strconv.FormatFloat(v.num, 'f', -1, 64)
-	case 't':
-		return "true"
-	case 'f':
-		return "false"
-	}
-	return "null"
 }
 
 func compileCIDR(s string) (condition, error) {
@@ -503,6 +427,21 @@ func compileCIDR(s string) (condition, error) {
 		return condition{}, policyError("Malformed CIDR, mask bits must be an integer")
 	}
 	return condition{kind: condCIDR, cidr: p}, nil
+}
+
+// nested reports whether a key of n holds an object.
+func (n *policyNode) nested() bool {
+	for _, f := range n.fields {
+		if f.child != nil {
+			return true
+		}
+	}
+	for _, branch := range n.ors {
+		if slices.ContainsFunc(branch, (*policyNode).nested) {
+			return true
+		}
+	}
+	return false
 }
 
 func countKeys(n *policyNode, path string, keys map[string]bool) {

@@ -1,6 +1,8 @@
 package sns
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -190,6 +192,54 @@ func FuzzFilterPolicy(f *testing.F) {
 				continue
 			}
 			p.Match(body, docAttributes)
+		}
+	})
+}
+
+// TestFilterPolicyRecordedRefusals compares the refusals with AWS's, word
+// for word with the place its reader names: testdata holds the filter
+// policies and reasons recorded against AWS in localstack's
+// test_sns*.snapshot.json.
+func TestFilterPolicyRecordedRefusals(t *testing.T) {
+	b, err := os.ReadFile("testdata/recorded-filter-refusals.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct{ Policy, Reason string }
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run("policy="+c.Policy, func(t *testing.T) {
+			_, err := CompileFilterPolicy(c.Policy, ScopeAttributes)
+			if err == nil || err.Error() != c.Reason {
+				t.Fatalf("got %v\nwant %s", err, c.Reason)
+			}
+		})
+	}
+	for policy, want := range map[string]string{
+		`{invalid`: "failed to parse JSON. Unexpected character ('i' (code 105)): was expecting double-quote to start field name\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 2]",
+		`invalid`:  "failed to parse JSON. Unrecognized token 'invalid': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 8]",
+	} {
+		if _, err := CompileFilterPolicy(policy, ScopeAttributes); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v\nwant %s", policy, err, want)
+		}
+	}
+}
+
+// FuzzPolicyJSON: the positional reader accepts exactly what
+// encoding/json calls valid JSON, and never panics.
+func FuzzPolicyJSON(f *testing.F) {
+	for _, seed := range []string{`{"a":[1,"b",true,null,{"c":-1.5e3}]}`, `{invalid`, `"\u00e9\n"`, `[1,]`, `{"a" 1}`, ` 12 `} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, r := parsePolicyJSON(text)
+		if valid := json.Valid([]byte(text)); valid != (r == nil) {
+			t.Fatalf("%q: json.Valid %v, refusal %v", text, valid, r)
+		}
+		if r != nil {
+			_ = r.words(text)
 		}
 	})
 }

@@ -306,6 +306,12 @@ func TestFilterPolicyOnDelivery(t *testing.T) {
 	}
 	err = f.svc.SetSubscriptionAttributes(body, "FilterPolicyScope", "RandomValue")
 	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: FilterPolicyScope: Invalid value [RandomValue]. Please use either MessageBody or MessageAttributes")
+	err = f.svc.SetSubscriptionAttributes(body, "RedrivePolicy", "{invalid-json}")
+	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: RedrivePolicy: failed to parse JSON. Unexpected character ('i' (code 105)): was expecting double-quote to start field name\n at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 2]")
+	err = f.svc.SetSubscriptionAttributes(body, "RedrivePolicy", `{"deadLetterTargetArn":"not-an-arn"}`)
+	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: RedrivePolicy: deadLetterTargetArn is an invalid arn")
+	err = f.svc.SetSubscriptionAttributes(body, "FilterPolicy", `{"key":[{"numeric":[">",3,"<",1]}]}`)
+	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: FilterPolicy: Bottom must be less than top\n at [Source: (String)\"{\"key\":[{\"numeric\":[\">\",3,\"<\",1]}]}\"; line: 1, column: 33]")
 	err = f.svc.SetSubscriptionAttributes(body, "RawMessageDelivery", "wrongvalue")
 	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: RawMessageDelivery: Invalid value [wrongvalue]. Must be true or false.")
 }

@@ -85,11 +85,14 @@ func checkSubscriptionAttributes(attrs map[string]string, changed []string, prot
 			if v == "" {
 				continue
 			}
+			if _, r := parsePolicyJSON(v); r != nil {
+				return "RedrivePolicy: failed to parse JSON. " + r.words(v), false
+			}
 			var p struct {
 				DLQ string `json:"deadLetterTargetArn"`
 			}
 			if err := json.Unmarshal([]byte(v), &p); err != nil {
-				return "RedrivePolicy: failed to parse JSON. " + err.Error(), false
+				return "RedrivePolicy: deadLetterTargetArn is an invalid arn", false
 			}
 			if a, ok := awswire.ParseARN(p.DLQ); !ok || a.Service != "sqs" {
 				return "RedrivePolicy: deadLetterTargetArn is an invalid arn", false
