@@ -514,6 +514,11 @@ func TestSNSBadInput(t *testing.T) {
 		"Action=Subscribe&Version=2010-03-31&TopicArn=x&Attributes.entry.1.key=FilterPolicy",
 		"Action=Publish&Version=2010-03-31&TopicArn=" + url.QueryEscape(aws.ToString(topic.TopicArn)) + "&Message=x&MessageAttributes.entry.1.Name=a",
 		"Action=PublishBatch&Version=2010-03-31&TopicArn=" + url.QueryEscape(aws.ToString(topic.TopicArn)),
+		"Action=SetSMSAttributes&Version=2010-03-31",
+		"Action=ConfirmSubscription&Version=2010-03-31&TopicArn=" + url.QueryEscape(aws.ToString(topic.TopicArn)) + "&Token=short",
+		"Action=ListTopics&Version=2010-03-31&NextToken=%00%01",
+		"Action=CreatePlatformEndpoint&Version=2010-03-31&PlatformApplicationArn=arn:aws:sns:us-east-1:000000000000:app/GCM/none&Token=t",
+		"Action=Subscribe&Version=2010-03-31&TopicArn=" + url.QueryEscape(aws.ToString(topic.TopicArn)) + "&Protocol=http&Endpoint=ftp://x",
 	} {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/", strings.NewReader(form))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -352,6 +352,9 @@ func TestFifoTopic(t *testing.T) {
 	if len(got) != 1 || got[0].GroupID != "g" || got[0].DedupID != "d" {
 		t.Fatalf("fifo deliveries %+v", got)
 	}
+	_, err = f.svc.Subscribe(scope, SubscribeInput{TopicARN: topic, Protocol: "sqs", Endpoint: "arn:aws:sqs:us-east-1:000000000000:q2.fifo",
+		Attributes: map[string]string{"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}`}})
+	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: Attributes Reason: RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.")
 	std := f.topic(t, "std", nil)
 	_, err = f.svc.Subscribe(scope, SubscribeInput{TopicARN: std, Protocol: "sqs", Endpoint: "arn:aws:sqs:us-east-1:000000000000:q.fifo"})
 	awswiretest.WantError(t, err, codeInvalidParameter, "Invalid parameter: Invalid parameter: Endpoint Reason: FIFO SQS Queues can not be subscribed to standard SNS topics")

@@ -64,9 +64,9 @@ var subscriptionAttributes = map[string]bool{"RawMessageDelivery": true, "Filter
 	"ReplayPolicy": true}
 
 // checkSubscriptionAttributes checks attrs (the subscription's attributes
-// once changed) for protocol; the reason is AWS's, to follow "Invalid
+// once changed) for protocol on a topic (fifo); the reason is AWS's, to follow "Invalid
 // parameter: " and the caller's prefix.
-func checkSubscriptionAttributes(attrs map[string]string, changed []string, protocol string) (string, bool) {
+func checkSubscriptionAttributes(attrs map[string]string, changed []string, protocol string, fifo bool) (string, bool) {
 	for _, name := range changed {
 		v := attrs[name]
 		switch name {
@@ -94,8 +94,12 @@ func checkSubscriptionAttributes(attrs map[string]string, changed []string, prot
 			if err := json.Unmarshal([]byte(v), &p); err != nil {
 				return "RedrivePolicy: deadLetterTargetArn is an invalid arn", false
 			}
-			if a, ok := awswire.ParseARN(p.DLQ); !ok || a.Service != "sqs" {
+			a, ok := awswire.ParseARN(p.DLQ)
+			if !ok || a.Service != "sqs" {
 				return "RedrivePolicy: deadLetterTargetArn is an invalid arn", false
+			}
+			if fifo && protocol == "sqs" && !strings.HasSuffix(a.Resource, ".fifo") {
+				return "RedrivePolicy: must use a FIFO queue as DLQ for a FIFO Subscription to a FIFO Topic.", false
 			}
 		case "DeliveryPolicy":
 			if v != "" && !json.Valid([]byte(v)) {
@@ -199,7 +203,7 @@ func (s *Service) Subscribe(sc awswire.Scope, in SubscribeInput) (string, error)
 		changed = append(changed, k)
 	}
 	slices.Sort(changed)
-	if reason, ok := checkSubscriptionAttributes(attrs, changed, in.Protocol); !ok {
+	if reason, ok := checkSubscriptionAttributes(attrs, changed, in.Protocol, t.Fifo()); !ok {
 		if strings.HasPrefix(reason, "Filter policy scope") {
 			return "", InvalidParameter(reason)
 		}
@@ -536,7 +540,7 @@ func contentType(t *Topic, sb *Subscription) string {
 
 // SetSubscriptionAttributes sets one attribute of a subscription.
 func (s *Service) SetSubscriptionAttributes(arn, name, value string) error {
-	ref, _, sb, err := s.subscription(arn)
+	ref, t, sb, err := s.subscription(arn)
 	if err != nil {
 		return err
 	}
@@ -551,7 +555,7 @@ func (s *Service) SetSubscriptionAttributes(arn, name, value string) error {
 	if value == "" && (name == "FilterPolicy" || name == "RedrivePolicy" || name == "DeliveryPolicy") {
 		delete(attrs, name)
 	}
-	if reason, ok := checkSubscriptionAttributes(attrs, []string{name}, sb.Protocol); !ok {
+	if reason, ok := checkSubscriptionAttributes(attrs, []string{name}, sb.Protocol, t.Fifo()); !ok {
 		return InvalidParameter(reason)
 	}
 	if name == "FilterPolicy" {

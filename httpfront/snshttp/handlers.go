@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors/sns"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/awsrpc"
 )
 
@@ -625,6 +626,10 @@ func (h *handlers) setSMSAttributes(c *awsrpc.Call) error {
 	}
 	if err := c.Decode(&in); err != nil {
 		return err
+	}
+	if in.Attributes == nil {
+		return awswire.New(awswire.SNS, awswire.CodeValidationError,
+			"1 validation error detected: Value null at 'attributes' failed to satisfy constraint: Member must not be null")
 	}
 	if err := h.svc.SetSMSAttributes(c.Scope, in.Attributes); err != nil {
 		return err
