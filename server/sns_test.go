@@ -493,6 +493,8 @@ func TestSNSBadInput(t *testing.T) {
 	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String("x"),
 		MessageAttributes: map[string]types.MessageAttributeValue{"a": {DataType: aws.String("Weird"), StringValue: aws.String("v")}}})
 	servertest.WantAPIError(t, err, "ParameterValueInvalid", "The message attribute 'a' has an invalid message attribute type, the set of supported type prefixes is Binary, Number, and String.")
+	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String("x"), Subject: aws.String("")})
+	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: Subject")
 	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String("x"), MessageStructure: aws.String("json")})
 	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: Message Structure - JSON message body failed to parse")
 	_, err = c.PublishBatch(ctx, &sns.PublishBatchInput{TopicArn: topic.TopicArn, PublishBatchRequestEntries: []types.PublishBatchRequestEntry{

@@ -26,8 +26,10 @@ const dedupWindow = 5 * time.Minute
 
 // Message is one message to publish.
 type Message struct {
-	Body       string
-	Subject    string
+	Body    string
+	Subject string
+	// SubjectSet says a Subject was sent: an empty one is refused.
+	SubjectSet bool
 	Structure  string // "" or "json"
 	Attributes map[string]Attribute
 	DedupID    string
@@ -148,7 +150,7 @@ func (m *Message) check(path string, topic, fifo, contentDedup bool) error {
 	if m.size() > maxMessageBytes {
 		return InvalidParameter("Message too long")
 	}
-	if m.Subject != "" && !validSubject(m.Subject) {
+	if (m.Subject != "" || m.SubjectSet) && !validSubject(m.Subject) {
 		return InvalidParameter("Subject")
 	}
 	switch m.Structure {
@@ -185,10 +187,10 @@ func (m *Message) check(path string, topic, fifo, contentDedup bool) error {
 	return nil
 }
 
-// validSubject: ASCII printable text, no line breaks, under 100
+// validSubject: ASCII printable text, no line breaks, 1 to 99
 // characters.
 func validSubject(s string) bool {
-	if len(s) >= 100 || !utf8.ValidString(s) {
+	if s == "" || len(s) >= 100 || !utf8.ValidString(s) {
 		return false
 	}
 	for _, c := range s {

@@ -317,7 +317,7 @@ func attributesIn(in map[string]messageAttribute) map[string]sns.Attribute {
 
 type message struct {
 	Message                string                      `json:"Message"`
-	Subject                string                      `json:"Subject"`
+	Subject                *string                     `json:"Subject"`
 	MessageStructure       string                      `json:"MessageStructure"`
 	MessageAttributes      map[string]messageAttribute `json:"MessageAttributes"`
 	MessageDeduplicationID string                      `json:"MessageDeduplicationId"`
@@ -325,7 +325,11 @@ type message struct {
 }
 
 func (m message) domain() sns.Message {
-	return sns.Message{Body: m.Message, Subject: m.Subject, Structure: m.MessageStructure,
+	var subject string
+	if m.Subject != nil {
+		subject = *m.Subject
+	}
+	return sns.Message{Body: m.Message, Subject: subject, SubjectSet: m.Subject != nil, Structure: m.MessageStructure,
 		Attributes: attributesIn(m.MessageAttributes), DedupID: m.MessageDeduplicationID, GroupID: m.MessageGroupID}
 }
 
