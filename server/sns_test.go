@@ -493,6 +493,10 @@ func TestSNSBadInput(t *testing.T) {
 	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String("x"),
 		MessageAttributes: map[string]types.MessageAttributeValue{"a": {DataType: aws.String("Weird"), StringValue: aws.String("v")}}})
 	servertest.WantAPIError(t, err, "ParameterValueInvalid", "The message attribute 'a' has an invalid message attribute type, the set of supported type prefixes is Binary, Number, and String.")
+	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String(""), Message: aws.String("x")})
+	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: TopicArn Reason: An ARN must have at least 6 elements, not 1")
+	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: aws.String("randomstring:1"), Message: aws.String("x")})
+	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: TopicArn Reason: An ARN must have at least 6 elements, not 2")
 	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String("x"), Subject: aws.String("")})
 	servertest.WantAPIError(t, err, "InvalidParameter", "Invalid parameter: Subject")
 	_, err = c.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String("x"), MessageStructure: aws.String("json")})

@@ -39,7 +39,10 @@ type Message struct {
 // PublishInput is a Publish request: exactly one of TopicARN, TargetARN
 // and PhoneNumber.
 type PublishInput struct {
-	TopicARN    string
+	TopicARN string
+	// TopicARNSet says a TopicArn was sent (an empty one is a malformed
+	// ARN, not a missing target).
+	TopicARNSet bool
 	TargetARN   string
 	PhoneNumber string
 	Message
@@ -241,6 +244,9 @@ func (s *Service) Publish(ctx context.Context, sc awswire.Scope, in PublishInput
 		}
 	}
 	if set == 0 {
+		if in.TopicARNSet {
+			return PublishResult{}, InvalidParameter("TopicArn Reason: An ARN must have at least 6 elements, not 1")
+		}
 		return PublishResult{}, InvalidParameter("TopicArn or TargetArn Reason: no value for required parameter")
 	}
 	if set > 1 {

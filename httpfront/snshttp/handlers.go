@@ -335,9 +335,9 @@ func (m message) domain() sns.Message {
 
 func (h *handlers) publish(c *awsrpc.Call) error {
 	var in struct {
-		TopicArn    string `json:"TopicArn"`
-		TargetArn   string `json:"TargetArn"`
-		PhoneNumber string `json:"PhoneNumber"`
+		TopicArn    *string `json:"TopicArn"`
+		TargetArn   string  `json:"TargetArn"`
+		PhoneNumber string  `json:"PhoneNumber"`
 		message
 	}
 	if err := c.Decode(&in); err != nil {
@@ -345,7 +345,11 @@ func (h *handlers) publish(c *awsrpc.Call) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), publishTimeout)
 	defer cancel()
-	res, err := h.svc.Publish(ctx, c.Scope, sns.PublishInput{TopicARN: in.TopicArn, TargetARN: in.TargetArn,
+	var topic string
+	if in.TopicArn != nil {
+		topic = *in.TopicArn
+	}
+	res, err := h.svc.Publish(ctx, c.Scope, sns.PublishInput{TopicARN: topic, TopicARNSet: in.TopicArn != nil, TargetARN: in.TargetArn,
 		PhoneNumber: in.PhoneNumber, Message: in.message.domain()})
 	if err != nil {
 		return err
