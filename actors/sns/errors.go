@@ -62,3 +62,9 @@ func parseARN(member, arn string) (awswire.ARN, error) {
 	}
 	return a, nil
 }
+
+// busy is the error for an owner that did not answer in time: SNS's
+// throttling error, which SDKs retry.
+func busy() error {
+	return awswire.New(awswire.SNS, "ThrottledException", "Rate exceeded")
+}

@@ -106,7 +106,7 @@ func (s *Service) CreatePlatformApplication(sc awswire.Scope, name, platform str
 		if cur := settled(d.apps, id); cur != nil {
 			return cur.ARN, nil
 		}
-		return "", awswire.Unavailable(awswire.SNS)
+		return "", busy()
 	}
 	if err != nil {
 		return "", err

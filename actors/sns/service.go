@@ -205,7 +205,7 @@ func (s *Service) later(what string, job func(context.Context)) {
 }
 
 func (s *Service) records() actors.Records {
-	return actors.Records{Sys: s.sys, Store: s.store, Busy: func() error { return awswire.Unavailable(awswire.SNS) }}
+	return actors.Records{Sys: s.sys, Store: s.store, Busy: busy}
 }
 
 func topicKey(sc awswire.Scope, name string) string {

@@ -177,7 +177,7 @@ func (s *Service) CreateTopic(sc awswire.Scope, in CreateTopicInput) (string, er
 		if cur := settled(d.topics, in.Name); cur != nil {
 			return sameTopic(cur, attrs, tags)
 		}
-		return "", awswire.Unavailable(awswire.SNS)
+		return "", busy()
 	}
 	if err != nil {
 		return "", err
