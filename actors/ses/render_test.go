@@ -1,0 +1,41 @@
+package ses
+
+import "testing"
+
+func TestRender(t *testing.T) {
+	vars, err := parseTemplateData(V1, `{"name":"Ann","n":3,"ok":true,"nil":null,"a":{"b":{"c":"deep"}},"list":[1,2]}`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ in, want, missing string }{
+		{"Hello {{name}}!", "Hello Ann!", ""},
+		{"{{ name }} has {{n}} ({{ok}})", "Ann has 3 (true)", ""},
+		{"{{{name}}}", "Ann", ""},
+		{"[{{nil}}]", "[]", ""},
+		{"{{a.b.c}}", "deep", ""},
+		{"{{list}}", "[1,2]", ""},
+		{"x{{! a comment }}y", "xy", ""},
+		{"{{#if ok}}yes{{/if}}", "{{#if ok}}yes{{/if}}", ""},
+		{"no tags", "no tags", ""},
+		{"Hi {{missing}} and {{a.x}}", "Hi  and ", "missing"},
+		{"{{name.first}}", "", "name.first"},
+	}
+	for _, tc := range cases {
+		t.Run("in="+tc.in, func(t *testing.T) {
+			got, missing := render(TemplateContent{Subject: tc.in}, vars)
+			if got.Subject != tc.want || missing != tc.missing {
+				t.Fatalf("got %q (missing %q), want %q (missing %q)", got.Subject, missing, tc.want, tc.missing)
+			}
+		})
+	}
+	for _, bad := range []string{"{{open", "a {{{b}}", "x }} {{"} {
+		if _, err := parseTemplate(bad); err == nil {
+			t.Errorf("parseTemplate(%q) accepted", bad)
+		}
+	}
+	for _, bad := range []string{"", "{", "[]", "null", `"s"`, `{} {}`} {
+		if _, err := parseTemplateData(V1, bad, false); err == nil {
+			t.Errorf("parseTemplateData(%q) accepted", bad)
+		}
+	}
+}
