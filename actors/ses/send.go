@@ -24,9 +24,9 @@ type Content uint8
 
 // The contents.
 const (
-	Simple Content = iota + 1 // a subject and text and HTML bodies
-	Raw                       // a MIME message
-	Templated                 // a stored or inline template and its data
+	Simple    Content = iota + 1 // a subject and text and HTML bodies
+	Raw                          // a MIME message
+	Templated                    // a stored or inline template and its data
 )
 
 // Message is one message to send, as either API describes it.
