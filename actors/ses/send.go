@@ -48,6 +48,48 @@ type Message struct {
 	Template        string
 	TemplateContent *TemplateContent
 	TemplateData    string
+	// Tags are the message's tags (v1 Tags, v2 EmailTags).
+	Tags []MessageTag
+}
+
+// MessageTag is a tag on one message, for event publishing.
+type MessageTag struct {
+	Name, Value string
+}
+
+// checkMessageTags applies AWS's rules to message tags, with its recorded
+// messages: names of ASCII letters, digits, _ and - (or AWS's own ses:
+// tags), values also . and @, each 1 to 255 characters.
+func checkMessageTags(a API, tags []MessageTag) error {
+	for _, t := range tags {
+		name := strings.TrimPrefix(t.Name, "ses:")
+		switch {
+		case t.Name == "":
+			return a.Invalid("The tag name must be specified.")
+		case len(t.Name) > 255:
+			return a.Invalid("Tag name cannot exceed 255 characters.")
+		case !tagChars(name, ""):
+			return a.Invalid("Invalid tag name <%s>: only alphanumeric ASCII characters, '_',  '-' are allowed.", t.Name)
+		case t.Value == "":
+			return a.Invalid("The tag value must be specified.")
+		case len(t.Value) > 255:
+			return a.Invalid("Tag value cannot exceed 255 characters.")
+		case !tagChars(t.Value, ".@"):
+			return a.Invalid("Invalid tag value <%s>: only alphanumeric ASCII characters, '_',  '-' , '.', '@' are allowed.", t.Value)
+		}
+	}
+	return nil
+}
+
+func tagChars(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' ||
+			strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // Send checks m as AWS does, counts it, captures it in the inbox and
@@ -56,6 +98,9 @@ type Message struct {
 // whose data lacks a variable is accepted but not delivered (AWS's
 // rendering failure): it is counted and logged, not captured.
 func (s *Service) Send(sc awswire.Scope, a API, m Message) (string, error) {
+	if err := checkMessageTags(a, m.Tags); err != nil {
+		return "", err
+	}
 	e := inbox.Entry{Kind: inbox.Email, Account: sc.Account, Region: sc.Region, Service: a.service()}
 	failed := m.Source // the identities a rejection names
 	var recipients int

@@ -275,6 +275,16 @@ func TestSendErrors(t *testing.T) {
 		{"raw malformed", V1, Message{Content: Raw, Raw: []byte("no headers here")}, codeInvalidParameterValue, ""},
 		{"raw without from", V1, Message{Content: Raw, Raw: []byte("To: a@x.com\n\nhi")}, codeInvalidParameterValue, "Missing required header 'From'."},
 		{"raw bad to", V1, Message{Content: Raw, Raw: []byte("From: a@example.com\nTo: ,,<<\n\nhi")}, codeInvalidParameterValue, ""},
+		{"empty tag", V1, with(func(m *Message) { m.Tags = []MessageTag{{"", ""}} }), codeInvalidParameterValue, "The tag name must be specified."},
+		{"tag name", V1, with(func(m *Message) { m.Tags = []MessageTag{{"test_invalid_name@123", strings.Repeat("v", 300)}} }), codeInvalidParameterValue,
+			"Invalid tag name <test_invalid_name@123>: only alphanumeric ASCII characters, '_',  '-' are allowed."},
+		{"tag value", V1, with(func(m *Message) { m.Tags = []MessageTag{{"ses:feedback-id-a", "a:b"}} }), codeInvalidParameterValue,
+			"Invalid tag value <a:b>: only alphanumeric ASCII characters, '_',  '-' , '.', '@' are allowed."},
+		{"long tag value", V1, with(func(m *Message) { m.Tags = []MessageTag{{"n", strings.Repeat("v", 256)}} }), codeInvalidParameterValue, "Tag value cannot exceed 255 characters."},
+		{"unverified with good tags", V1, with(func(m *Message) {
+			m.Source = "z@nowhere.test"
+			m.Tags = []MessageTag{{"ses:feedback-id-a", "this-campaign"}}
+		}), codeMessageRejected, ""},
 		{"raw bad multipart", V1, Message{Content: Raw, Raw: []byte("From: a@example.com\nTo: b@x.com\nContent-Type: multipart/mixed\n\nhi")}, codeInvalidParameterValue, ""},
 	}
 	for _, tc := range cases {
