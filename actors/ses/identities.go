@@ -194,6 +194,9 @@ func (s *Service) Identity(sc awswire.Scope, name string) (*Identity, bool) {
 // Identities returns up to n identities of the scope (of type typ, when
 // not ""), in creation order after the page token.
 func (s *Service) Identities(sc awswire.Scope, a API, typ, token string, n int) (Page[Identity], error) {
+	if typ != "" && typ != TypeEmail && typ != TypeDomain {
+		return Page[Identity]{}, a.Invalid("Invalid IdentityType <%s>: valid values are EmailAddress and Domain.", typ)
+	}
 	var keep func(*Identity) bool
 	if typ != "" {
 		keep = func(id *Identity) bool { return id.Type == typ }
