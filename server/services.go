@@ -153,6 +153,7 @@ var registry = []func(Env) Service{
 	apigatewayService,
 	apigatewayv2Service,
 	lambdaService,
+	sesService, sesv2Service,
 }
 
 func backupService(env Env) Service {
