@@ -10,6 +10,7 @@ import (
 
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/inbox"
 	"github.com/cloudemu/emulator/inithook"
 )
 
@@ -78,6 +79,9 @@ type Deps struct {
 	// Runtimes lists the function runtimes /_emulator/lambda/runtimes
 	// reports (nil: none).
 	Runtimes func() []Runtime
+	// Inbox is the captured mail, short messages and pushes the inbox
+	// endpoints read and clear (nil: always empty).
+	Inbox *inbox.Inbox
 }
 
 // Route is one endpoint.
@@ -102,6 +106,7 @@ func Routes(d Deps) []Route {
 	}
 	rs = append(rs, h.metricsRoutes()...)
 	rs = append(rs, h.runtimesRoutes()...)
+	rs = append(rs, h.inboxRoutes()...)
 	rs = append(rs, initRoutes(d)...)
 	rs = append(rs, h.debugRoutes()...)
 	rs = append(rs, h.fallbackRoutes()...)

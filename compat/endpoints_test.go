@@ -185,7 +185,8 @@ func checkRow(t *testing.T, srv *servertest.Server, row compat.Row, method, path
 	}
 	switch row.Availability {
 	case compat.Served:
-		if a.status != 200 {
+		// Clearing an inbox answers 204, as other emulators' endpoints do.
+		if a.status != 200 && (method != http.MethodDelete || a.status != 204) {
 			t.Fatalf("status %d: %s", a.status, a.body)
 		}
 		if method == http.MethodHead {
@@ -200,13 +201,23 @@ func checkRow(t *testing.T, srv *servertest.Server, row compat.Row, method, path
 			}
 			return
 		}
+		if a.status == 204 {
+			if len(a.body) != 0 {
+				t.Errorf("204 with a body %q", a.body)
+			}
+			return
+		}
 		m := a.object(t)
 		for _, k := range map[string][]string{
-			"/_compat/health":         {"services", "edition", "version"},
-			"/_compat/init":           {"completed", "scripts"},
-			"/_compat/init/{stage}":   {"completed", "scripts"},
-			"/_compat/state/reset":    {"status"},
-			"/_cloud/lambda/runtimes": {"Runtimes", "details"},
+			"/_compat/health":                        {"services", "edition", "version"},
+			"/_compat/init":                          {"completed", "scripts"},
+			"/_compat/init/{stage}":                  {"completed", "scripts"},
+			"/_compat/state/reset":                   {"status"},
+			"/_cloud/lambda/runtimes":                {"Runtimes", "details"},
+			"/_cloud/ses":                            {"messages"},
+			"/_compat/ses":                           {"messages"},
+			"/_cloud/sns/sms-messages":               {"sms_messages", "region"},
+			"/_cloud/sns/platform-endpoint-messages": {"platform_endpoint_messages", "region"},
 		}[row.Path] {
 			if _, ok := m[k]; !ok {
 				t.Errorf("no member %s: %s", k, a.body)
@@ -292,7 +303,6 @@ func TestFallback(t *testing.T) {
 		{"GET", "/_aws/" + strings.Repeat("x/", 500), "no-alias", ""},
 		{"GET", "/_emulator/nope", "no-such-endpoint", ""},
 		{"DELETE", "/_emulator/health", "no-such-endpoint", ""},
-		{"GET", "/_emulator/ses/inbox/messages", "not-served-yet", "/_emulator/ses/inbox/messages"},
 		{"GET", "/_aws/sqs/messages?QueueUrl=http://localhost:4566/000000000000/q", "not-served-yet", "GET /{account}/{queue}"},
 		{"DELETE", "/_aws/dynamodb/expired/", "no-replacement", ""},
 	} {

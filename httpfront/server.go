@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/httpfront/awsrpc"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/metrics"
 )
@@ -45,6 +46,15 @@ type ServerOptions struct {
 	DefaultRegion string
 	MaxBodyBytes  int
 	Handlers      map[awswire.Service]map[string]restjson.Handler
+	// RPC serves the query- and JSON-protocol services (SQS, SNS, SES v1),
+	// by operation name; an operation of the model without a handler
+	// answers NotImplemented. A service with no handler at all is not
+	// served: its clients are told it is not emulated.
+	RPC map[awswire.Service]map[string]awsrpc.Handler
+	// QueuePeek serves GET /{12-digit account}/{queue name} without an
+	// Action parameter: the emulator's view of a queue (nil: such a
+	// request is routed like any other).
+	QueuePeek restjson.Handler
 	// Extra routes outside the AWS models (the emulator's own endpoints).
 	Extra []ExtraRoute
 	// Execute serves requests to deployed APIs (nil: none are served).
@@ -96,7 +106,8 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.execute = opts.Execute
 	s.websocket = opts.WebSocket
 	s.cloudWatch = opts.CloudWatch
-	s.served, s.servedPhrase = servedNames(awswire.Operations, opts.Execute != nil)
+	handled := func(svc awswire.Service) bool { return len(opts.Handlers[svc]) > 0 || len(opts.RPC[svc]) > 0 }
+	s.served, s.servedPhrase = servedNames(awswire.Operations, handled, opts.Execute != nil)
 	s.logDebug, s.logWarn = requestLogLevels(s.log)
 	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
 	if readTimeout <= 0 {

@@ -61,6 +61,7 @@ type Entry struct {
 	PhoneNumber       string               `json:"phoneNumber,omitempty"`
 	TargetArn         string               `json:"targetArn,omitempty"`
 	TopicArn          string               `json:"topicArn,omitempty"`
+	SubscriptionArn   string               `json:"subscriptionArn,omitempty"`
 	Message           string               `json:"message,omitempty"`
 	MessageStructure  string               `json:"messageStructure,omitempty"`
 	MessageAttributes map[string]Attribute `json:"messageAttributes,omitempty"`

@@ -104,6 +104,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Counts:       e.counts,
 		Metrics:      e.writeMetrics,
 		Runtimes:     e.runtimes,
+		Inbox:        e.inbox,
 	}) {
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
@@ -287,6 +288,10 @@ func (e *Emulator) detach() {
 		s.Owners.Detach()
 	}
 }
+
+// Inbox is the mail, short messages and pushes captured since the start or
+// the last reset.
+func (e *Emulator) Inbox() *inbox.Inbox { return e.inbox }
 
 // Reset wipes every resource of every service, the persistent store too.
 func (e *Emulator) Reset() error {
