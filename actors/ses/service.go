@@ -85,7 +85,7 @@ func (a API) service() string { return a.Wire().String() }
 // Error codes. V1's codes are the query API's common InvalidParameterValue
 // and the model's shape names; V2's are its model's shape names.
 const (
-	codeInvalidParameterValue = "InvalidParameterValue"
+	codeInvalidParameterValue = awswire.CodeInvalidParameterValueQuery
 	codeMessageRejected       = "MessageRejected"
 	codeAlreadyExists         = "AlreadyExistsException"
 	codeTemplateDoesNotExist  = "TemplateDoesNotExistException"
