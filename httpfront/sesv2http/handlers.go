@@ -194,6 +194,23 @@ func (h *handlers) listEmailIdentities(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
+	if c.Ctx.IsPost() {
+		// Current SDKs POST the page's members to /v2/email/list-identities.
+		var in struct {
+			NextToken string `json:"NextToken"`
+			PageSize  *int   `json:"PageSize"`
+		}
+		if err := decode(c, &in); err != nil {
+			return err
+		}
+		token = in.NextToken
+		if in.PageSize != nil {
+			if *in.PageSize < 1 || *in.PageSize > 1000 {
+				return ses.V2.Invalid("PageSize must be a number from 1 to 1000.")
+			}
+			n = *in.PageSize
+		}
+	}
 	p, err := h.svc.Identities(c.Scope, ses.V2, "", token, n)
 	if err != nil {
 		return err
