@@ -330,4 +330,3 @@ func TestSESv2BadInput(t *testing.T) {
 		})
 	}
 }
-
