@@ -346,6 +346,17 @@ func TestSESSend(t *testing.T) {
 	}
 }
 
+// TestSESNotImplemented: an operation without a handler answers 501 in
+// each API's shape, naming it.
+func TestSESNotImplemented(t *testing.T) {
+	srv := servertest.Start(t)
+	ctx := context.Background()
+	_, err := sesClient(srv).ListConfigurationSets(ctx, &ses.ListConfigurationSetsInput{})
+	servertest.WantAPIError(t, err, "NotImplemented", "")
+	_, err = sesv2Client(srv).GetDedicatedIps(ctx, &sesv2.GetDedicatedIpsInput{})
+	servertest.WantAPIError(t, err, "NotImplementedException", "")
+}
+
 // TestSESOversizeRaw: a raw message past 10 MB is refused with AWS's
 // message (the body limit raised so that the request reaches SES).
 func TestSESOversizeRaw(t *testing.T) {
