@@ -39,3 +39,18 @@ func TestRender(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRender: no template or data panics the parser or the renderer.
+func FuzzRender(f *testing.F) {
+	f.Add("Hi {{name}} {{{raw}}} {{a.b}} {{! c }} {{#if x}}y{{/if}}", `{"name":"n","a":{"b":1}}`)
+	f.Fuzz(func(t *testing.T, tpl, data string) {
+		vars, err := parseTemplateData(V1, data, false)
+		if err != nil {
+			return
+		}
+		if _, err := parseTemplate(tpl); err != nil {
+			return
+		}
+		render(TemplateContent{Subject: tpl, Text: tpl, HTML: tpl}, vars)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -359,5 +360,70 @@ func TestRestore(t *testing.T) {
 	}
 	if c := r.Counts()[scope]; c["identities"] != 2 || c["templates"] != 2 {
 		t.Fatalf("counts %v", c)
+	}
+}
+
+// TestConcurrent: sends racing from many goroutines are all counted (the
+// counter is lock-free), and verifications of one domain racing each
+// other create one identity, whose token every caller gets.
+func TestConcurrent(t *testing.T) {
+	box := inbox.New(0)
+	s := newService(t, Options{Inbox: box, RequireVerified: true})
+	const workers, each = 8, 25
+	tokens := make([]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tok, err := s.VerifyDomain(scope, "example.com")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			tokens[w] = tok
+			for i := range each {
+				if _, err := s.Send(scope, V1, Message{Content: Simple, Source: fmt.Sprintf("w%d@example.com", w),
+					To: []string{fmt.Sprintf("r%d@x.com", i)}, Subject: "s"}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, tok := range tokens {
+		if tok != tokens[0] {
+			t.Fatalf("tokens differ: %v", tokens)
+		}
+	}
+	if p, _ := s.Identities(scope, V1, "", "", 10); len(p.Items) != 1 {
+		t.Fatalf("%d identities, want 1", len(p.Items))
+	}
+	if n := s.SentLast24Hours(scope); n != workers*each {
+		t.Fatalf("SentLast24Hours = %d, want %d", n, workers*each)
+	}
+	if n := len(box.List(inbox.Filter{})); n != workers*each {
+		t.Fatalf("inbox holds %d, want %d", n, workers*each)
+	}
+}
+
+// TestSendCounterWindow: intervals older than 24 hours are not counted,
+// and a slot reused by a later interval starts again from one.
+func TestSendCounterWindow(t *testing.T) {
+	var c sendCounter
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c.add(t0)
+	c.add(t0.Add(time.Minute))
+	c.add(t0.Add(23 * time.Hour))
+	if pts := c.points(t0.Add(23 * time.Hour)); len(pts) != 2 || pts[0].Sent != 2 || pts[1].Sent != 1 {
+		t.Fatalf("within a day: %+v", pts)
+	}
+	if pts := c.points(t0.Add(24 * time.Hour)); len(pts) != 1 || pts[0].Sent != 1 {
+		t.Fatalf("a day later: %+v", pts)
+	}
+	c.add(t0.Add(24 * time.Hour)) // the first interval's slot
+	if pts := c.points(t0.Add(24 * time.Hour)); len(pts) != 2 || pts[1].Sent != 1 {
+		t.Fatalf("slot reused: %+v", pts)
 	}
 }
