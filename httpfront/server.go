@@ -32,6 +32,11 @@ type Server struct {
 	execute      execute.Handler
 	websocket    WebSocket
 	cloudWatch   func(awswire.Scope) *metrics.Store
+	// rpc are the served query- and JSON-protocol services, rpcList the
+	// same in the order of the services (rpc.go).
+	rpc       map[awswire.Service]*rpcService
+	rpcList   []*rpcService
+	queuePeek restjson.Handler
 	// served are the signing names of the services the emulator serves,
 	// servedPhrase the same for messages.
 	served       []string
@@ -106,6 +111,13 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.execute = opts.Execute
 	s.websocket = opts.WebSocket
 	s.cloudWatch = opts.CloudWatch
+	s.rpc = rpcServices(opts.RPC)
+	for _, m := range awswire.ServiceModels {
+		if r := s.rpc[m.Service]; r != nil {
+			s.rpcList = append(s.rpcList, r)
+		}
+	}
+	s.queuePeek = opts.QueuePeek
 	handled := func(svc awswire.Service) bool { return len(opts.Handlers[svc]) > 0 || len(opts.RPC[svc]) > 0 }
 	s.served, s.servedPhrase = servedNames(awswire.Operations, handled, opts.Execute != nil)
 	s.logDebug, s.logWarn = requestLogLevels(s.log)
@@ -172,6 +184,16 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	if n := len(path); n > 1 && path[n-1] == '/' {
 		path = path[:n-1]
 	}
+	if len(s.rpcList) > 0 || s.queuePeek != nil {
+		if r, peek, ok := s.classifyRPC(ctx, path); ok {
+			if peek {
+				s.serveQueuePeek(ctx, path)
+			} else {
+				s.serveRPC(ctx, r, path)
+			}
+			return
+		}
+	}
 	if p, op := s.classifyCloudWatch(ctx, path); p != notCloudWatch {
 		s.serveCloudWatch(ctx, p, op)
 		return
@@ -223,6 +245,9 @@ func (s *Server) panicked(ctx *fasthttp.RequestCtx, r any) {
 		"requestId", string(ctx.Response.Header.Peek(restjson.HeaderRequestID)),
 		"method", string(ctx.Method()), "path", string(truncate(ctx.Request.URI().PathOriginal(), 256)),
 		"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	if rpcPanicked(ctx) {
+		return
+	}
 	restjson.WriteError(ctx, svc, awswire.Internal(svc), s.log)
 }
 
@@ -256,6 +281,21 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 			ctx.SetConnectionClose()
 			return
 		}
+	}
+	if svc, p, ok := s.rpcOfUnread(ctx); ok {
+		var e *awswire.Error
+		switch {
+		case errors.Is(err, fasthttp.ErrBodyTooLarge):
+			e = awswire.Errorf(svc, awswire.CodeRequestEntityTooLarge,
+				"The request body is larger than the limit of %d bytes", s.fast.MaxRequestBodySize)
+		case isTimeout(err):
+			e = awswire.New(svc, awswire.CodeRequestTimeout, "The request was not received in time")
+		default:
+			e = awswire.New(svc, awswire.CodeInvalidParameterValueQuery, "The request could not be read: malformed HTTP")
+		}
+		awsrpc.WriteErrorTo(ctx, p, e)
+		ctx.SetConnectionClose()
+		return
 	}
 	svc := classify(ctx.Request.URI().PathOriginal())
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {

@@ -1,8 +1,10 @@
 // Command opsgen writes operations_gen.go, the wire package's table of
 // operations and exception shapes, from the botocore models in
-// awswire/models/botocore. It runs from the awswire directory via go generate:
+// awswire/models/botocore, and rpcmodels/*.json, the query services' shapes
+// without their documentation. It runs from the awswire directory via go
+// generate:
 //
-//	go run ./internal/opsgen [-models DIR] [-out FILE]
+//	go run ./internal/opsgen [-models DIR] [-out FILE] [-rpcmodels DIR]
 package main
 
 import (
@@ -97,11 +99,19 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("opsgen", flag.ContinueOnError)
 	models := fs.String("models", "models/botocore", "botocore model `dir`ectory")
 	out := fs.String("out", "operations_gen.go", "output `file`")
+	rpcOut := fs.String("rpcmodels", "rpcmodels", "`dir`ectory of the query services' compact models")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	src, err := generate(*models)
 	if err != nil {
+		return err
+	}
+	rpc, err := generateRPCModels(*models)
+	if err != nil {
+		return err
+	}
+	if err := writeRPCModels(*rpcOut, rpc); err != nil {
 		return err
 	}
 	return os.WriteFile(*out, src, 0o644)
@@ -138,8 +148,10 @@ type model struct {
 
 type member struct {
 	Name         string `json:"-"`
+	Shape        string `json:"shape"`
 	Location     string `json:"location"`
 	LocationName string `json:"locationName"`
+	Flattened    bool   `json:"flattened"`
 }
 
 // members keeps a structure's members in model order, which decoding into
