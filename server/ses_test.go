@@ -344,6 +344,26 @@ func TestSESSend(t *testing.T) {
 	if err != nil || len(st.SendDataPoints) != 1 || st.SendDataPoints[0].DeliveryAttempts != 4 || st.SendDataPoints[0].Timestamp == nil {
 		t.Fatalf("GetSendStatistics %+v, %v", st, err)
 	}
+
+	// A reset forgets identities, templates, counts and mail.
+	if err := srv.Emulator.Reset(); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := c.ListIdentities(ctx, &ses.ListIdentitiesInput{})
+	if err != nil || len(ids.Identities) != 0 {
+		t.Fatalf("identities after a reset %v, %v", ids, err)
+	}
+	if _, err := c.GetTemplate(ctx, &ses.GetTemplateInput{TemplateName: aws.String("order")}); err == nil {
+		t.Fatal("a template survived a reset")
+	}
+	if q, err := c.GetSendQuota(ctx, &ses.GetSendQuotaInput{}); err != nil || q.SentLast24Hours != 0 {
+		t.Fatalf("GetSendQuota after a reset %+v, %v", q, err)
+	}
+	if n := len(srv.Emulator.Inbox().List(inbox.Filter{})); n != 0 {
+		t.Fatalf("%d inbox entries after a reset", n)
+	}
+	_, err = c.SendEmail(ctx, send)
+	servertest.WantAPIError(t, err, "MessageRejected", "")
 }
 
 // TestSESNotImplemented: an operation without a handler answers 501 in
