@@ -222,10 +222,10 @@ func TestSESv2Send(t *testing.T) {
 	}
 
 	if _, err := c.CreateEmailTemplate(ctx, &sesv2.CreateEmailTemplateInput{TemplateName: aws.String("welcome"),
-		TemplateContent: &v2types.EmailTemplateContent{Subject: aws.String("Welcome {{user.name}}"), Text: aws.String("Hi {{user.name}}")}}); err != nil {
+		TemplateContent: &v2types.EmailTemplateContent{Subject: aws.String("Welcome {{user.name}}"), Text: aws.String("Hi {{user.name}}{{#each items}}, {{this}}{{/each}}{{#if vip}}!{{/if}}")}}); err != nil {
 		t.Fatal(err)
 	}
-	data := `{"user":{"name":"Ann"}}`
+	data := `{"user":{"name":"Ann"},"items":["a","b"],"vip":true}`
 	out, err = c.SendEmail(ctx, &sesv2.SendEmailInput{FromEmailAddress: aws.String("sender@example.com"),
 		Destination: &v2types.Destination{ToAddresses: []string{"to@x.com"}},
 		Content:     &v2types.EmailContent{Template: &v2types.Template{TemplateName: aws.String("welcome"), TemplateData: aws.String(data)}}})
@@ -233,7 +233,7 @@ func TestSESv2Send(t *testing.T) {
 		t.Fatal(err)
 	}
 	e = mail(t, srv, *out.MessageId)
-	if e.Subject != "Welcome Ann" || e.Text != "Hi Ann" || e.Template != "welcome" || e.TemplateData != data {
+	if e.Subject != "Welcome Ann" || e.Text != "Hi Ann, a, b!" || e.Template != "welcome" || e.TemplateData != data {
 		t.Fatalf("templated entry %+v", e)
 	}
 	// An inline template.

@@ -8,8 +8,8 @@
 // answered.
 //
 // Sending never enters an owner: a message is checked (sender verified,
-// recipients, sizes), rendered when it names a template (Handlebars-like
-// {{name}} and {{a.b}} substitution), parsed when it is raw MIME, counted
+// recipients, sizes), rendered when it names a template (the Handlebars
+// subset SES documents: {{a.b}}, #if, #unless, #each), parsed when it is raw MIME, counted
 // in a lock-free per-scope send counter (GetSendQuota, GetSendStatistics)
 // and captured in the emulator's inbox; nothing is delivered anywhere. The
 // package returns each API's own errors (API says which), and knows

@@ -9,6 +9,7 @@ import (
 	"mime/multipart"
 	"mime/quotedprintable"
 	"net/textproto"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,52 +17,122 @@ import (
 )
 
 // A template part is Handlebars text: {{name}} and {{{name}}} insert the
-// value at a dotted path (a.b.c) of the template data; {{! ...}} is a
-// comment. Block helpers ({{#if}}, {{#each}}) are not rendered: their tags
-// are kept as text.
+// value at a dotted path (a.b.c) of the template data; {{#if x}},
+// {{#unless x}} and {{#each x}} (with {{else}}, and this, @index, @key,
+// @first and @last inside each) are the block helpers SES documents;
+// {{! ...}} is a comment. Other helpers are kept as text.
 
-// segment is a literal run (path == "") or a substitution.
-type segment struct {
-	text string
-	path []string
+// node is a literal run (text), a substitution (path) or a block.
+type node struct {
+	text  string
+	path  []string
+	block string // "if", "unless", "each"
+	body  []node
+	alt   []node // after {{else}}
 }
 
-// parseTemplate splits a template part into segments; an unclosed tag is
-// an error.
-func parseTemplate(s string) ([]segment, error) {
-	var out []segment
-	for s != "" {
-		i := strings.Index(s, "{{")
+// parseTemplate parses a template part; an unclosed tag or block, or a
+// block closed by another's tag, is an error.
+func parseTemplate(s string) ([]node, error) {
+	p := &tplParser{rest: s}
+	nodes, end, err := p.nodes()
+	if err != nil {
+		return nil, err
+	}
+	if end != "" {
+		return nil, fmt.Errorf("{{%s}} closes no block", end)
+	}
+	return nodes, nil
+}
+
+type tplParser struct{ rest string }
+
+// nodes reads nodes up to the end of the text or a closing or else tag,
+// which it returns ("/if", "else").
+func (p *tplParser) nodes() ([]node, string, error) {
+	var out []node
+	for p.rest != "" {
+		i := strings.Index(p.rest, "{{")
 		if i < 0 {
-			out = append(out, segment{text: s})
+			out = append(out, node{text: p.rest})
+			p.rest = ""
 			break
 		}
 		if i > 0 {
-			out = append(out, segment{text: s[:i]})
+			out = append(out, node{text: p.rest[:i]})
 		}
-		s = s[i:]
+		p.rest = p.rest[i:]
 		open, closing := "{{", "}}"
-		if strings.HasPrefix(s, "{{{") {
+		if strings.HasPrefix(p.rest, "{{{") {
 			open, closing = "{{{", "}}}"
 		}
-		j := strings.Index(s[len(open):], closing)
+		j := strings.Index(p.rest[len(open):], closing)
 		if j < 0 {
-			return nil, fmt.Errorf("unclosed tag %q", clip(s, 40))
+			return nil, "", fmt.Errorf("unclosed tag %q", clip(p.rest, 40))
 		}
-		tag := s[:len(open)+j+len(closing)]
-		inner := strings.TrimSpace(s[len(open) : len(open)+j])
-		s = s[len(tag):]
+		tag := p.rest[:len(open)+j+len(closing)]
+		inner := strings.TrimSpace(p.rest[len(open) : len(open)+j])
+		p.rest = p.rest[len(tag):]
 		switch {
 		case strings.HasPrefix(inner, "!"):
 			// A comment renders nothing.
-		case inner == "" || strings.ContainsAny(inner[:1], "#/>^&") || inner == "else" || strings.ContainsAny(inner, " \t\n"):
-			// A helper or a block: kept as it is.
-			out = append(out, segment{text: tag})
+		case inner == "else":
+			return out, "else", nil
+		case strings.HasPrefix(inner, "/") && blockHelper(strings.TrimSpace(inner[1:])):
+			return out, inner, nil
+		case strings.HasPrefix(inner, "#"):
+			helper, arg, _ := strings.Cut(strings.TrimSpace(inner[1:]), " ")
+			arg = strings.TrimSpace(arg)
+			if !blockHelper(helper) || !simplePath(arg) {
+				out = append(out, node{text: tag})
+				continue
+			}
+			n := node{block: helper, path: splitPath(arg)}
+			body, end, err := p.nodes()
+			if err != nil {
+				return nil, "", err
+			}
+			n.body = body
+			if end == "else" {
+				if n.alt, end, err = p.nodes(); err != nil {
+					return nil, "", err
+				}
+			}
+			if end != "/"+helper {
+				return nil, "", fmt.Errorf("{{#%s %s}} is not closed by {{/%s}}", helper, arg, helper)
+			}
+			out = append(out, n)
+		case simplePath(inner):
+			out = append(out, node{path: splitPath(inner)})
 		default:
-			out = append(out, segment{path: strings.Split(inner, ".")})
+			// Another helper, or a partial: kept as it is.
+			out = append(out, node{text: tag})
 		}
 	}
-	return out, nil
+	return out, "", nil
+}
+
+func blockHelper(name string) bool { return name == "if" || name == "unless" || name == "each" }
+
+// simplePath reports whether s is a variable reference: a dotted path,
+// this, or an @ variable.
+func simplePath(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\n\"'()=|<>") || strings.ContainsAny(s[:1], "#/>^&!") {
+		return false
+	}
+	return true
+}
+
+// splitPath splits a dotted path; each leading ../ becomes a ".." step.
+func splitPath(s string) []string {
+	var out []string
+	for strings.HasPrefix(s, "../") {
+		out, s = append(out, ".."), s[3:]
+	}
+	if s == "" {
+		return append(out, "this")
+	}
+	return append(out, strings.Split(s, ".")...)
 }
 
 func clip(s string, n int) string {
@@ -94,39 +165,126 @@ func parseTemplateData(a API, data string, render bool) (map[string]any, error) 
 }
 
 // render renders the three parts of c with vars; missing names the first
-// variable vars lacks (then the result is not sendable, as on AWS).
+// variable of the top-level context that vars lacks (then the result is
+// not sendable, as on AWS). Inside blocks, a missing value renders empty.
 func render(c TemplateContent, vars map[string]any) (out TemplateContent, missing string) {
 	parts := [3]*string{&c.Subject, &c.Text, &c.HTML}
 	dst := [3]*string{&out.Subject, &out.Text, &out.HTML}
 	for i, p := range parts {
-		segs, err := parseTemplate(*p)
+		nodes, err := parseTemplate(*p)
 		if err != nil {
 			// Checked at create: a stored template parses.
 			*dst[i] = *p
 			continue
 		}
-		var b strings.Builder
-		for _, sg := range segs {
-			if sg.path == nil {
-				b.WriteString(sg.text)
-				continue
-			}
-			v, ok := lookup(vars, sg.path)
-			if !ok {
-				if missing == "" {
-					missing = strings.Join(sg.path, ".")
-				}
-				continue
-			}
-			b.WriteString(text(v))
-		}
-		*dst[i] = b.String()
+		r := renderer{missing: missing}
+		r.nodes(nodes, &renderScope{value: vars}, true)
+		*dst[i], missing = r.b.String(), r.missing
 	}
 	return out, missing
 }
 
-func lookup(vars map[string]any, path []string) (any, bool) {
-	var cur any = vars
+// renderScope is one context of a render: the value `this` names, the @
+// variables of an each iteration, and the enclosing scope.
+type renderScope struct {
+	value  any
+	at     map[string]any
+	parent *renderScope
+}
+
+type renderer struct {
+	b       strings.Builder
+	missing string
+	// steps bounds the work of one render (each over large data).
+	steps int
+}
+
+const maxRenderSteps = 1 << 20
+
+func (r *renderer) nodes(nodes []node, sc *renderScope, top bool) {
+	for _, n := range nodes {
+		if r.steps++; r.steps > maxRenderSteps {
+			return
+		}
+		switch {
+		case n.block != "":
+			v, _ := sc.lookup(n.path)
+			switch n.block {
+			case "if":
+				if truthy(v) {
+					r.nodes(n.body, sc, top)
+				} else {
+					r.nodes(n.alt, sc, top)
+				}
+			case "unless":
+				if !truthy(v) {
+					r.nodes(n.body, sc, top)
+				} else {
+					r.nodes(n.alt, sc, top)
+				}
+			case "each":
+				r.each(n, v, sc)
+			}
+		case n.path != nil:
+			v, ok := sc.lookup(n.path)
+			if !ok {
+				if top && r.missing == "" {
+					r.missing = strings.Join(n.path, ".")
+				}
+				continue
+			}
+			r.b.WriteString(text(v))
+		default:
+			r.b.WriteString(n.text)
+		}
+	}
+}
+
+func (r *renderer) each(n node, v any, sc *renderScope) {
+	switch x := v.(type) {
+	case []any:
+		if len(x) == 0 {
+			r.nodes(n.alt, sc, false)
+		}
+		for i, item := range x {
+			r.nodes(n.body, &renderScope{value: item, parent: sc, at: map[string]any{
+				"index": json.Number(strconv.Itoa(i)), "first": i == 0, "last": i == len(x)-1}}, false)
+		}
+	case map[string]any:
+		if len(x) == 0 {
+			r.nodes(n.alt, sc, false)
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			r.nodes(n.body, &renderScope{value: x[k], parent: sc, at: map[string]any{
+				"key": k, "index": json.Number(strconv.Itoa(i)), "first": i == 0, "last": i == len(keys)-1}}, false)
+		}
+	default:
+		r.nodes(n.alt, sc, false)
+	}
+}
+
+// lookup resolves a path in sc: this, @variables, ../ for the enclosing
+// scope, else members of the scope's value.
+func (sc *renderScope) lookup(path []string) (any, bool) {
+	for len(path) > 1 && path[0] == ".." {
+		if sc.parent != nil {
+			sc = sc.parent
+		}
+		path = path[1:]
+	}
+	if strings.HasPrefix(path[0], "@") && len(path) == 1 {
+		v, ok := sc.at[path[0][1:]]
+		return v, ok
+	}
+	cur := sc.value
+	if path[0] == "this" {
+		path = path[1:]
+	}
 	for _, k := range path {
 		m, ok := cur.(map[string]any)
 		if !ok {
@@ -137,6 +295,25 @@ func lookup(vars map[string]any, path []string) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// truthy is Handlebars' truth: false, null, "", 0 and empty lists are
+// false.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		f, err := x.Float64()
+		return err != nil || f != 0
+	case []any:
+		return len(x) > 0
+	}
+	return true
 }
 
 // text is a value as Handlebars prints it: strings and numbers as they
