@@ -3,6 +3,9 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -461,5 +464,46 @@ func TestSESPersistence(t *testing.T) {
 	if _, err := c.SendEmail(ctx, &ses.SendEmailInput{Source: aws.String("x@example.org"), Destination: &sestypes.Destination{ToAddresses: []string{"b@x.com"}},
 		Message: &sestypes.Message{Subject: &sestypes.Content{Data: aws.String("s")}, Body: &sestypes.Body{}}}); err != nil {
 		t.Fatalf("send from a restored domain: %v", err)
+	}
+}
+
+// TestSESBadForm: query forms the SDK would not send get SES's 4xx
+// (required members, values that do not fit the model), never a 5xx.
+func TestSESBadForm(t *testing.T) {
+	srv := servertest.Start(t)
+	for _, tc := range []struct {
+		form url.Values
+		code string
+	}{
+		{url.Values{"Action": {"SendEmail"}}, "ValidationError"},
+		{url.Values{"Action": {"SendEmail"}, "Source": {"a@x.com"}, "Message.Subject.Data": {"s"}}, "ValidationError"},
+		{url.Values{"Action": {"SendEmail"}, "Source": {"a@x.com"}, "Destination.ToAddresses.member.1": {"b@x.com"},
+			"Message.Subject.Data": {"s"}, "Message.Body.Text.Data": {"t"}}, "MessageRejected"},
+		{url.Values{"Action": {"SendRawEmail"}, "RawMessage.Data": {"!!notbase64"}}, "ValidationError"},
+		{url.Values{"Action": {"SendRawEmail"}}, "ValidationError"},
+		{url.Values{"Action": {"ListIdentities"}, "MaxItems": {"abc"}}, "ValidationError"},
+		{url.Values{"Action": {"ListIdentities"}, "MaxItems": {"0"}}, "InvalidParameterValue"},
+		{url.Values{"Action": {"ListIdentities"}, "IdentityType": {"Bogus"}}, "InvalidParameterValue"},
+		{url.Values{"Action": {"ListIdentities"}, "NextToken": {"forged"}}, "InvalidParameterValue"},
+		{url.Values{"Action": {"GetTemplate"}}, "ValidationError"},
+		{url.Values{"Action": {"CreateTemplate"}, "Template.TemplateName": {"no spaces allowed"}}, "InvalidParameterValue"},
+		{url.Values{"Action": {"GetIdentityVerificationAttributes"}}, "ValidationError"},
+		{url.Values{"Action": {"VerifyDomainIdentity"}, "Domain": {"not a domain"}}, "InvalidParameterValue"},
+	} {
+		tc.form.Set("Version", "2010-12-01")
+		t.Run("form="+tc.form.Encode(), func(t *testing.T) {
+			req, _ := http.NewRequest("POST", srv.URL+"/", strings.NewReader(tc.form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Authorization", "AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/ses/aws4_request, SignedHeaders=host, Signature=x")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 400 || !strings.Contains(string(b), "<Code>"+tc.code+"</Code>") {
+				t.Fatalf("%d %s, want 400 %s", resp.StatusCode, b, tc.code)
+			}
+		})
 	}
 }

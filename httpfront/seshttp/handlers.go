@@ -1,9 +1,11 @@
 package seshttp
 
 import (
+	"strings"
 	"time"
 
 	"github.com/cloudemu/emulator/actors/ses"
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/awsrpc"
 )
 
@@ -42,6 +44,29 @@ type handlers struct {
 	svc *ses.Service
 }
 
+// required is the wire's check of the model's required members: the first
+// one absent is AWS's ValidationError, naming it as the service does.
+func required(members ...any) error {
+	for i := 0; i+1 < len(members); i += 2 {
+		name, v := members[i].(string), members[i+1]
+		absent := false
+		switch x := v.(type) {
+		case string:
+			absent = x == ""
+		case []string:
+			absent = x == nil
+		case bool:
+			absent = !x
+		}
+		if absent {
+			return awswire.Errorf(awswire.SES, awswire.CodeValidationError,
+				"1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
+				strings.ToLower(name[:1])+name[1:])
+		}
+	}
+	return nil
+}
+
 // ---- identities ----
 
 type emailAddressInput struct {
@@ -51,6 +76,9 @@ type emailAddressInput struct {
 func (h *handlers) verifyEmailIdentity(c *awsrpc.Call) error {
 	var in emailAddressInput
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("EmailAddress", in.EmailAddress); err != nil {
 		return err
 	}
 	if err := h.svc.VerifyEmail(c.Scope, in.EmailAddress); err != nil {
@@ -64,6 +92,9 @@ func (h *handlers) verifyEmailAddress(c *awsrpc.Call) error {
 	if err := c.Decode(&in); err != nil {
 		return err
 	}
+	if err := required("EmailAddress", in.EmailAddress); err != nil {
+		return err
+	}
 	if err := h.svc.VerifyEmail(c.Scope, in.EmailAddress); err != nil {
 		return err
 	}
@@ -75,6 +106,9 @@ func (h *handlers) verifyDomainIdentity(c *awsrpc.Call) error {
 		Domain string `json:"Domain"`
 	}
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("Domain", in.Domain); err != nil {
 		return err
 	}
 	tok, err := h.svc.VerifyDomain(c.Scope, in.Domain)
@@ -143,6 +177,9 @@ func (h *handlers) deleteIdentity(c *awsrpc.Call) error {
 	if err := c.Decode(&in); err != nil {
 		return err
 	}
+	if err := required("Identity", in.Identity); err != nil {
+		return err
+	}
 	if err := h.svc.DeleteIdentity(c.Scope, ses.V1, in.Identity); err != nil {
 		return err
 	}
@@ -152,6 +189,9 @@ func (h *handlers) deleteIdentity(c *awsrpc.Call) error {
 func (h *handlers) deleteVerifiedEmailAddress(c *awsrpc.Call) error {
 	var in emailAddressInput
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("EmailAddress", in.EmailAddress); err != nil {
 		return err
 	}
 	if err := h.svc.DeleteIdentity(c.Scope, ses.V1, in.EmailAddress); err != nil {
@@ -170,6 +210,9 @@ func (h *handlers) getIdentityVerificationAttributes(c *awsrpc.Call) error {
 		Identities []string `json:"Identities"`
 	}
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("Identities", in.Identities); err != nil {
 		return err
 	}
 	if len(in.Identities) > 100 {
@@ -249,6 +292,9 @@ func (h *handlers) sendEmail(c *awsrpc.Call) error {
 	if err := c.Decode(&in); err != nil {
 		return err
 	}
+	if err := required("Source", in.Source, "Destination", in.Destination != nil, "Message", in.Message != nil); err != nil {
+		return err
+	}
 	m := in.message(ses.Simple)
 	if msg := in.Message; msg != nil {
 		if msg.Subject != nil {
@@ -283,6 +329,9 @@ func (h *handlers) sendRawEmail(c *awsrpc.Call) error {
 	if err := c.Decode(&in); err != nil {
 		return err
 	}
+	if err := required("RawMessage", in.RawMessage != nil); err != nil {
+		return err
+	}
 	m := ses.Message{Content: ses.Raw, Source: in.Source, Destinations: in.Destinations, Tags: tags(in.Tags)}
 	if in.RawMessage != nil {
 		m.Raw = in.RawMessage.Data
@@ -301,6 +350,9 @@ func (h *handlers) sendTemplatedEmail(c *awsrpc.Call) error {
 		TemplateData string `json:"TemplateData"`
 	}
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("Source", in.Source, "Destination", in.Destination != nil, "Template", in.Template, "TemplateData", in.TemplateData); err != nil {
 		return err
 	}
 	m := in.message(ses.Templated)
@@ -364,6 +416,9 @@ func (h *handlers) createTemplate(c *awsrpc.Call) error {
 	if err := c.Decode(&in); err != nil {
 		return err
 	}
+	if err := required("Template", in.Template != nil); err != nil {
+		return err
+	}
 	name, tc := in.content()
 	if _, err := h.svc.CreateTemplate(c.Scope, ses.V1, name, tc, nil); err != nil {
 		return err
@@ -374,6 +429,9 @@ func (h *handlers) createTemplate(c *awsrpc.Call) error {
 func (h *handlers) updateTemplate(c *awsrpc.Call) error {
 	var in templateInput
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("Template", in.Template != nil); err != nil {
 		return err
 	}
 	name, tc := in.content()
@@ -390,6 +448,9 @@ type templateNameInput struct {
 func (h *handlers) getTemplate(c *awsrpc.Call) error {
 	var in templateNameInput
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("TemplateName", in.TemplateName); err != nil {
 		return err
 	}
 	t, ok := h.svc.Template(c.Scope, in.TemplateName)
@@ -440,6 +501,9 @@ func (h *handlers) deleteTemplate(c *awsrpc.Call) error {
 	if err := c.Decode(&in); err != nil {
 		return err
 	}
+	if err := required("TemplateName", in.TemplateName); err != nil {
+		return err
+	}
 	if err := h.svc.DeleteTemplate(c.Scope, ses.V1, in.TemplateName); err != nil {
 		return err
 	}
@@ -452,6 +516,9 @@ func (h *handlers) testRenderTemplate(c *awsrpc.Call) error {
 		TemplateData string `json:"TemplateData"`
 	}
 	if err := c.Decode(&in); err != nil {
+		return err
+	}
+	if err := required("TemplateName", in.TemplateName, "TemplateData", in.TemplateData); err != nil {
 		return err
 	}
 	out, err := h.svc.TestRender(c.Scope, ses.V1, in.TemplateName, in.TemplateData)
