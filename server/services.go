@@ -158,6 +158,7 @@ var registry = []func(Env) Service{
 	apigatewayService,
 	apigatewayv2Service,
 	lambdaService,
+	sesService, sesv2Service,
 	snsService,
 }
 
