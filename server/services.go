@@ -159,6 +159,8 @@ var registry = []func(Env) Service{
 	apigatewayv2Service,
 	lambdaService,
 	sqsService,
+	sesService, sesv2Service,
+	snsService,
 }
 
 func backupService(env Env) Service {
