@@ -105,7 +105,7 @@ func (s *Service) CreateQueue(sc awswire.Scope, in CreateQueueInput) (string, er
 	}
 	fifo := strings.EqualFold(in.Attributes[attrFifoQueue], "true")
 	if !validQueueName(in.QueueName, fifo) {
-		if fifo || strings.HasSuffix(in.QueueName, ".fifo") && in.Attributes[attrFifoQueue] == "" {
+		if fifo {
 			return "", invalidParameter("The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must end with .fifo suffix and be 1 to 80 in length.")
 		}
 		return "", invalidParameter("Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length")
