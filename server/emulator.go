@@ -81,7 +81,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	e.metrics = metrics.NewRegions(metrics.Config{HighResRetention: cfg.MetricsRetention.High,
 		LowResRetention: cfg.MetricsRetention.Low, Now: now})
 	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg, Metrics: e.metrics,
-		Functions: &functionInvoker{}, Accounts: &accountBuckets{},
+		Functions: &functionInvoker{}, Accounts: &accountBuckets{}, Queues: &queueDeliverer{},
 		Admission: execute.NewAdmission(cfg.MaxExecutions), Inbox: e.inbox}
 	for _, build := range registry {
 		e.services = append(e.services, build(env))

@@ -120,6 +120,8 @@ type Env struct {
 	// Admission caps the requests to deployed APIs served at once, of
 	// every kind together (EMULATOR_MAX_EXECUTIONS).
 	Admission *execute.Admission
+	// Queues delivers SNS's messages into SQS, once SQS is built.
+	Queues *queueDeliverer
 	// Inbox captures the mail, short messages and pushes SES and SNS
 	// send (memory only; a reset empties it).
 	Inbox *inbox.Inbox

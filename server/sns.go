@@ -21,10 +21,9 @@ func snsService(env Env) Service {
 	opts := sns.Options{
 		HTTP:  &snsHTTP{client: &http.Client{Timeout: snsHTTPTimeout}},
 		Inbox: env.Inbox,
-		// Queues stays unset until the SQS service's adapter is wired
-		// (Options.Queues, or Service.SetQueues when SQS is built after
-		// SNS): a delivery to a queue then fails as one to a missing queue
-		// does.
+	}
+	if env.Queues != nil {
+		opts.Queues = env.Queues
 	}
 	if env.Functions != nil {
 		opts.Functions = snsFunctions{env.Functions}

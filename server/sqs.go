@@ -1,8 +1,12 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"strconv"
+	"sync/atomic"
 
+	"github.com/cloudemu/emulator/actors/sns"
 	"github.com/cloudemu/emulator/actors/sqs"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/compat"
@@ -14,6 +18,9 @@ import (
 // hostname and the port it listens on, learned once it listens.
 func sqsService(env Env) Service {
 	svc := sqs.New(env.Sys, env.Store, env.Now, env.Log)
+	if env.Queues != nil {
+		env.Queues.svc.Store(svc)
+	}
 	endpoint := func(port int) {
 		svc.SetEndpoint("http://" + env.Config.ExternalHostname + ":" + strconv.Itoa(port))
 	}
@@ -45,4 +52,25 @@ func peekQueue(svc *sqs.Service, sc awswire.Scope, name string) (compat.PeekedQu
 		out.Messages[i] = qm
 	}
 	return out, true
+}
+
+// queueDeliverer is SNS's sns.Queues over the SQS service, which the
+// registry builds first.
+type queueDeliverer struct {
+	svc atomic.Pointer[sqs.Service]
+}
+
+func (q *queueDeliverer) Deliver(ctx context.Context, queueARN string, m sns.QueueMessage) error {
+	svc := q.svc.Load()
+	if svc == nil {
+		return errors.New("server: the SQS service is not built")
+	}
+	d := sqs.Delivery{Body: m.Body, GroupID: m.GroupID, DedupID: m.DedupID}
+	if len(m.Attributes) > 0 {
+		d.Attributes = make(map[string]sqs.MessageAttribute, len(m.Attributes))
+		for k, a := range m.Attributes {
+			d.Attributes[k] = sqs.MessageAttribute{DataType: a.DataType, StringValue: a.StringValue, BinaryValue: a.BinaryValue}
+		}
+	}
+	return svc.Deliver(ctx, queueARN, d)
 }
