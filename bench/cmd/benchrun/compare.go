@@ -65,11 +65,15 @@ type target struct {
 // motoSuffix names a scenario's row against moto.
 const motoSuffix = "@moto"
 
-// bestRPS is the highest rate t has measured so far (0 before a run).
+// bestRPS is the highest rate t has measured so far (0 before a run),
+// counting the steps that found nothing to do: a run whose queues ran dry
+// then still tells how much the next one needs.
 func (t *target) bestRPS() float64 {
 	var best float64
 	for _, r := range t.results {
-		best = max(best, r.RPS)
+		if r.Elapsed > 0 {
+			best = max(best, float64(r.Requests+r.Empty)/r.Elapsed.Seconds())
+		}
 	}
 	return best
 }
@@ -251,8 +255,12 @@ func writeFootnotes(w io.Writer, targets []*target) {
 		if t.peer != nil {
 			var per []string
 			for i, r := range t.results {
-				if i < len(t.peer.results) && t.peer.results[i].RPS > 0 {
+				switch {
+				case i >= len(t.peer.results):
+				case t.peer.results[i].RPS > 0:
 					per = append(per, fmt.Sprintf("%.2f", r.RPS/t.peer.results[i].RPS))
+				default:
+					per = append(per, "-")
 				}
 			}
 			fmt.Fprintf(w, "# %s: emulator / moto per round: %s\n", t.sc.Name, strings.Join(per, ", "))

@@ -222,6 +222,13 @@ func (q *sqsQueues) setup(addr string, n int) error {
 	if err != nil {
 		return err
 	}
+	q.init(urls)
+	return nil
+}
+
+// init builds the request bodies of the queues at urls.
+func (q *sqsQueues) init(urls []string) {
+	n := len(urls)
 	q.urls = urls
 	q.send, q.receive, q.delete = make([][]byte, n), make([][]byte, n), make([][]byte, n)
 	for i, u := range urls {
@@ -231,7 +238,6 @@ func (q *sqsQueues) setup(addr string, n int) error {
 	}
 	q.filled = make([]int64, n)
 	q.received = make([]atomic.Int64, n)
-	return nil
 }
 
 // pick returns the next queue's index.
