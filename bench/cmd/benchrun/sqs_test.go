@@ -16,6 +16,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/bench"
+	"github.com/cloudemu/emulator/server/servertest"
 )
 
 func TestReceiptHandle(t *testing.T) {
@@ -443,5 +444,32 @@ func TestMessageBody(t *testing.T) {
 	}
 	if b := messageBody(123456789, 8); len(b) != 8 {
 		t.Errorf("short body %q", b)
+	}
+}
+
+func TestSQSCommandsAgainstEmulator(t *testing.T) {
+	if !servesSQS(servertest.Start(t).Addr) {
+		t.Skip("this emulator serves no SQS yet")
+	}
+	// The test binary plays the real emulator (see realEmulatorMain).
+	t.Setenv(realEnv, "1")
+	self, _ := os.Executable()
+	var out bytes.Buffer
+	a := newTestApp(t, &out, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := a.sqsLongPoll(ctx, []string{"-emulator", self, "-samples", "20", "-park", "2ms"}); err != nil {
+		t.Fatalf("sqs-longpoll: %v\n%s", err, out.String())
+	}
+	if f := tableRow(out.String(), "emulator"); len(f) != 8 || f[1] != "20" {
+		t.Errorf("sqs-longpoll row %q\n%s", f, out.String())
+	}
+	out.Reset()
+	if err := a.sqsMemory(ctx, []string{"-emulator", self, "-messages", "2000", "-settle", "30s"}); err != nil {
+		t.Fatalf("sqs-memory: %v\n%s", err, out.String())
+	}
+	// The heap columns come from /_emulator/debug/health.
+	if f := tableRow(out.String(), "emulator"); len(f) != 16 || f[1] != "2000" || f[2] != "2000" || f[15] != "B" {
+		t.Errorf("sqs-memory row %q\n%s", f, out.String())
 	}
 }
