@@ -45,6 +45,7 @@ type Target struct {
 	// or the transport error; ErrEmpty says the step found nothing to do
 	// (an empty receive): counted in Result.Empty, not as an operation.
 	// Like Vary it is called from every worker goroutine at once.
+	// Options.MaxRequests counts steps, empty ones included.
 	Step func(c Doer, req *fasthttp.Request, resp *fasthttp.Response) (status int, err error)
 }
 

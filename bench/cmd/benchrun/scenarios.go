@@ -137,10 +137,14 @@ func scenarios() []scenario {
 		executeHTTPAPIProxy(),
 		executeHTTPAPIJWT(),
 		executeLambdaProxy(),
-		sqsSendMessage(1),
-		sqsSendMessage(16),
-		sqsReceiveDelete(1),
-		sqsReceiveDelete(16),
+		sqsSendMessage(1, false),
+		sqsSendMessage(16, false),
+		sqsReceiveDelete(1, false),
+		sqsReceiveDelete(16, false),
+		sqsSendMessage(1, true),
+		sqsSendMessage(16, true),
+		sqsReceiveDelete(1, true),
+		sqsReceiveDelete(16, true),
 	}
 }
 

@@ -297,24 +297,40 @@ func (q *sqsQueues) refill(ctx context.Context, addr string, window time.Duratio
 // Rates the first refill of an SQSReceiveDelete queue is sized for, before
 // a run has measured one: a little above what each server was seen to do.
 const (
-	guessEmulatorPairs = 30000
-	guessMotoPairs     = 150
+	guessEmulatorPairs   = 30000
+	guessPersistentPairs = 3000 // every receive and delete a durable write
+	guessMotoPairs       = 150
 )
+
+// sqsName is an SQS scenario's name: op, the queue count and, in
+// persistent mode, "/persistent".
+func sqsName(op string, queues int, persistent bool) string {
+	name := op + "/queues=" + strconv.Itoa(queues)
+	if persistent {
+		name += "/persistent"
+	}
+	return name
+}
 
 // sqsSendMessage is SendMessage of a ~100-byte message, cycling over
 // `queues` queues created in Setup. The queues grow for the whole
-// invocation (a run of 5 s at 20k/s leaves 100k messages).
-func sqsSendMessage(queues int) scenario {
-	sc := newSQSSendMessage(queues)
-	sc.Moto = func() scenario { return newSQSSendMessage(queues) }
+// invocation (a run of 5 s at 20k/s leaves 100k messages). In memory mode
+// it has a moto twin; in persistent mode (every message a durable write
+// of its queue's owner) it has none, as moto keeps nothing.
+func sqsSendMessage(queues int, persistent bool) scenario {
+	sc := newSQSSendMessage(queues, persistent)
+	if !persistent {
+		sc.Moto = func() scenario { return newSQSSendMessage(queues, false) }
+	}
 	return sc
 }
 
-func newSQSSendMessage(queues int) scenario {
+func newSQSSendMessage(queues int, persistent bool) scenario {
 	q := &sqsQueues{}
 	sc := scenario{
-		Name:     "SQSSendMessage/queues=" + strconv.Itoa(queues),
+		Name:     sqsName("SQSSendMessage", queues, persistent),
 		Emulator: true,
+		DataDir:  persistent,
 		Setup:    func(_ context.Context, addr string) error { return q.setup(addr, queues) },
 		Build: func(req *fasthttp.Request) {
 			sqsHeaders(req, "SendMessage")
@@ -323,7 +339,7 @@ func newSQSSendMessage(queues int) scenario {
 	}
 	if queues > 1 {
 		sc.Vary = func(req *fasthttp.Request) { req.SetBody(q.send[q.pick()]) }
-		sc.ScalesFrom = "SQSSendMessage/queues=1"
+		sc.ScalesFrom = sqsName("SQSSendMessage", 1, persistent)
 	}
 	return sc
 }
@@ -331,18 +347,27 @@ func newSQSSendMessage(queues int) scenario {
 // sqsReceiveDelete is ReceiveMessage (one message, WaitTimeSeconds 0) then
 // DeleteMessage of what it got, cycling over `queues` queues; one
 // operation is the pair. Before every run (unmeasured) the queues are
-// topped up with what the run can take at the best rate seen so far.
-func sqsReceiveDelete(queues int) scenario {
-	sc := newSQSReceiveDelete(queues, guessEmulatorPairs)
-	sc.Moto = func() scenario { return newSQSReceiveDelete(queues, guessMotoPairs) }
+// topped up with what the run can take at the best rate seen so far. Its
+// moto twin is sized for moto's pace: moto's receive scans and copies the
+// queue, so a queue as deep as the emulator's would measure the depth.
+func sqsReceiveDelete(queues int, persistent bool) scenario {
+	guess := float64(guessEmulatorPairs)
+	if persistent {
+		guess = guessPersistentPairs
+	}
+	sc := newSQSReceiveDelete(queues, persistent, guess)
+	if !persistent {
+		sc.Moto = func() scenario { return newSQSReceiveDelete(queues, false, guessMotoPairs) }
+	}
 	return sc
 }
 
-func newSQSReceiveDelete(queues int, guess float64) scenario {
+func newSQSReceiveDelete(queues int, persistent bool, guess float64) scenario {
 	q := &sqsQueues{}
 	sc := scenario{
-		Name:     "SQSReceiveDelete/queues=" + strconv.Itoa(queues),
+		Name:     sqsName("SQSReceiveDelete", queues, persistent),
 		Emulator: true,
+		DataDir:  persistent,
 		Setup:    func(_ context.Context, addr string) error { return q.setup(addr, queues) },
 		Build:    func(req *fasthttp.Request) { sqsHeaders(req, "ReceiveMessage") },
 		Step:     q.receiveDelete,
@@ -352,7 +377,7 @@ func newSQSReceiveDelete(queues int, guess float64) scenario {
 		Per: "ReceiveMessage + DeleteMessage pair",
 	}
 	if queues > 1 {
-		sc.ScalesFrom = "SQSReceiveDelete/queues=1"
+		sc.ScalesFrom = sqsName("SQSReceiveDelete", 1, persistent)
 	}
 	return sc
 }

@@ -201,9 +201,18 @@ func TestSQSQueuesCycle(t *testing.T) {
 		t.Fatalf("picks %v, want %v", got, want)
 	}
 	// SendMessage over several queues changes the URL each request.
-	sc := newSQSSendMessage(3)
-	if sc.Vary == nil || sc.ScalesFrom != "SQSSendMessage/queues=1" || newSQSSendMessage(1).Vary != nil {
+	sc := newSQSSendMessage(3, false)
+	if sc.Vary == nil || sc.ScalesFrom != "SQSSendMessage/queues=1" || newSQSSendMessage(1, false).Vary != nil {
 		t.Errorf("SendMessage scenarios: Vary %v ScalesFrom %q", sc.Vary != nil, sc.ScalesFrom)
+	}
+	// Persistent mode has no moto twin and scales from its own kind.
+	for _, sc := range []scenario{sqsSendMessage(16, true), sqsReceiveDelete(16, true)} {
+		if sc.Moto != nil || !sc.DataDir || !strings.HasSuffix(sc.Name, "/queues=16/persistent") || !strings.HasSuffix(sc.ScalesFrom, "/queues=1/persistent") {
+			t.Errorf("%s: moto %v, data dir %v, scales from %q", sc.Name, sc.Moto != nil, sc.DataDir, sc.ScalesFrom)
+		}
+	}
+	if sqsSendMessage(1, false).Moto == nil || sqsReceiveDelete(1, false).Moto == nil {
+		t.Error("in-memory SQS scenarios without a moto twin")
 	}
 }
 
