@@ -15,7 +15,7 @@
 // drives a keyed method far past its usage plan's rate and compares the
 // requests admitted with burst + rate × elapsed.
 //
-// Peers: a scenario with a moto twin (the SQS ones) also runs, when compare
+// Peers: a scenario with a moto twin (the in-memory SQS ones) also runs, when compare
 // has -moto BIN (moto_server), against its own fresh `moto_server -H
 // 127.0.0.1 -p PORT`, started with the emulators and ready once GET /
 // answers 200. Its row is NAME@moto, measured right after NAME in every
