@@ -54,6 +54,98 @@ var ownCodes = map[string]int{
 	CodeInternalFailure:       500,
 }
 
+// The query protocol's common errors, which every query service (and SQS,
+// whose JSON clients read them from x-amzn-query-error) answers although
+// its model does not declare them. Handlers of SQS, SNS and SES return them
+// by these codes.
+const (
+	CodeInvalidAction               = "InvalidAction"
+	CodeMissingParameter            = "MissingParameter"
+	CodeInvalidParameterValueQuery  = "InvalidParameterValue"
+	CodeInvalidParameterCombination = "InvalidParameterCombination"
+	CodeMalformedQueryString        = "MalformedQueryString"
+	CodeInvalidQueryParameter       = "InvalidQueryParameter"
+	CodeValidationError             = "ValidationError"
+	CodeAccessDenied                = "AccessDenied"
+	CodeServiceUnavailableQuery     = "ServiceUnavailable"
+	CodeOptInRequired               = "OptInRequired"
+	CodeRequestExpired              = "RequestExpired"
+	CodeThrottling                  = "Throttling"
+	// CodeNotImplementedQuery is the emulator's answer, in the query and
+	// JSON services' shape, to an operation it does not implement.
+	CodeNotImplementedQuery = "NotImplemented"
+)
+
+// commonCode is a common error's status and the type the JSON protocol
+// names it with (the Coral framework's shapes, as SQS answers them).
+type commonCode struct {
+	status   int
+	jsonType string
+}
+
+// commonCodes are the errors of query and JSON services no model declares.
+var commonCodes = map[string]commonCode{
+	CodeInvalidAction:               {400, "com.amazon.coral.service#UnknownOperationException"},
+	CodeMissingParameter:            {400, "com.amazon.coral.service#MissingRequiredParameterException"},
+	CodeInvalidParameterValueQuery:  {400, "com.amazon.coral.service#InvalidParameterValueException"},
+	CodeInvalidParameterCombination: {400, "com.amazon.coral.service#InvalidParameterCombinationException"},
+	CodeMalformedQueryString:        {404, "com.amazon.coral.service#MalformedQueryStringException"},
+	CodeInvalidQueryParameter:       {400, "com.amazon.coral.service#InvalidQueryParameterException"},
+	CodeValidationError:             {400, "com.amazon.coral.validate#ValidationException"},
+	CodeAccessDenied:                {403, "com.amazon.coral.service#AccessDeniedException"},
+	CodeInternalFailure:             {500, "com.amazon.coral.service#InternalFailure"},
+	CodeServiceUnavailableQuery:     {503, "com.amazon.coral.service#ServiceUnavailableException"},
+	CodeOptInRequired:               {403, "com.amazon.coral.service#OptInRequired"},
+	CodeRequestExpired:              {400, "com.amazon.coral.service#RequestExpired"},
+	CodeThrottling:                  {400, "com.amazon.coral.availability#ThrottlingException"},
+	CodeSerialization:               {400, "com.amazon.coral.service#SerializationException"},
+	CodeRequestEntityTooLarge:       {413, "com.amazon.coral.service#RequestEntityTooLargeException"},
+	CodeRequestTimeout:              {408, "com.amazon.coral.service#RequestTimeoutException"},
+	CodeNotImplementedQuery:         {501, "NotImplemented"},
+}
+
+// rpc reports whether svc's operations are named in the request (query
+// and JSON protocols), which is when the common codes apply.
+func rpc(svc Service) bool {
+	m := svc.Model()
+	return m != nil && m.Protocol != RESTJSON
+}
+
+// QueryCode is how the query protocol and x-amzn-query-error spell e's
+// code: the shape's awsQueryError code where the model gives one, else the
+// code itself.
+func (e *Error) QueryCode() string {
+	if s, ok := shapes[shapeKey{e.Service, e.Code}]; ok && s.QueryCode != "" {
+		return s.QueryCode
+	}
+	return e.Code
+}
+
+// JSONType is the JSON protocol's __type of e: the shape's name in the
+// model's namespace (com.amazonaws.sqs#QueueDoesNotExist), or the
+// framework's type for a common code.
+func (e *Error) JSONType() string {
+	if _, ok := shapes[shapeKey{e.Service, e.Code}]; ok {
+		if m := e.Service.Model(); m != nil {
+			return m.Namespace + "#" + e.Code
+		}
+		return e.Code
+	}
+	if c, ok := commonCodes[e.Code]; ok {
+		return c.jsonType
+	}
+	return e.Code
+}
+
+// Sender reports whether e is the client's fault (the query protocol's
+// <Type>Sender</Type>); the service's own failures are Receiver.
+func (e *Error) Sender() bool {
+	if s, ok := shapes[shapeKey{e.Service, e.Code}]; ok {
+		return !s.Fault
+	}
+	return e.Status < 500
+}
+
 // Field is one extra body member of an error (Backup's Context, Arn, ...).
 type Field struct {
 	Name  string
@@ -108,6 +200,11 @@ func New(svc Service, code, message string) *Error {
 	if s, ok := shapes[shapeKey{svc, code}]; ok {
 		return &Error{Service: svc, Code: code, Status: s.Status, Message: message}
 	}
+	if rpc(svc) {
+		if c, ok := commonCodes[code]; ok {
+			return &Error{Service: svc, Code: code, Status: c.status, Message: message}
+		}
+	}
 	if st, ok := ownCodes[code]; ok {
 		return &Error{Service: svc, Code: code, Status: st, Message: message}
 	}
@@ -134,6 +231,10 @@ func Internal(svc Service) *Error {
 		return New(svc, CodeServiceUnavailable, "An internal error occurred. The request can be retried.")
 	case Lambda:
 		return New(svc, CodeServiceException, "An internal error occurred.")
+	case SNS:
+		return New(svc, "InternalErrorException", "An internal error occurred.")
+	case SESv2:
+		return New(svc, "InternalServiceErrorException", "An internal error occurred.")
 	}
 	return New(svc, CodeInternalFailure, "An internal error occurred.")
 }
@@ -147,6 +248,10 @@ func Unavailable(svc Service) *Error {
 		return New(svc, CodeTooManyRequests, "Too Many Requests")
 	case Lambda:
 		return New(svc, CodeTooManyRequests, "Rate exceeded").With("Reason", "CallerRateLimitExceeded")
+	case SQS, SNS, SES:
+		return New(svc, CodeServiceUnavailableQuery, "The service is busy. Retry the request.")
+	case SESv2:
+		return New(svc, CodeTooManyRequests, "The service is busy. Retry the request.")
 	}
 	return New(svc, CodeInternalFailure, "The service is busy. Retry the request.")
 }
@@ -154,7 +259,8 @@ func Unavailable(svc Service) *Error {
 // AppendBody appends the JSON error body for e as its service shapes it:
 // Backup {"Code","Message","Type",...}; API Gateway {"message"}; Lambda
 // {"Type","message"} or {"Type","Message"} as the shape spells its member
-// ({"message"} for codes the model does not declare); the emulator's own
+// ({"message"} for codes the model does not declare); SES v2 {"message"};
+// the JSON protocol (SQS) {"__type","message"}; the emulator's own
 // endpoints {"code","message"}.
 func AppendBody(dst []byte, e *Error) []byte {
 	switch e.Service {
@@ -177,6 +283,14 @@ func AppendBody(dst []byte, e *Error) []byte {
 		} else {
 			dst = append(dst, `{"message":`...)
 		}
+		dst = AppendString(dst, e.Message)
+	case SESv2:
+		dst = append(dst, `{"message":`...)
+		dst = AppendString(dst, e.Message)
+	case SQS, SNS, SES:
+		dst = append(dst, `{"__type":`...)
+		dst = AppendString(dst, e.JSONType())
+		dst = append(dst, `,"message":`...)
 		dst = AppendString(dst, e.Message)
 	case Lambda:
 		// Lambda's shapes spell the message member either way

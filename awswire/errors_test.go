@@ -554,3 +554,80 @@ func checkEpoch(t *testing.T, ms int64) {
 		t.Errorf("AppendEpochSeconds(%d) = %q has a trailing zero", ms, out)
 	}
 }
+
+// TestQueryServiceCodes checks the query and JSON services' codes: the
+// model's shapes with their awsQueryError codes, and the common codes no
+// model declares.
+func TestQueryServiceCodes(t *testing.T) {
+	for _, tc := range []struct {
+		svc                       awswire.Service
+		code                      string
+		status                    int
+		queryCode, jsonType, body string
+		sender                    bool
+	}{
+		{awswire.SQS, "QueueDoesNotExist", 400, "AWS.SimpleQueueService.NonExistentQueue", "com.amazonaws.sqs#QueueDoesNotExist",
+			`{"__type":"com.amazonaws.sqs#QueueDoesNotExist","message":"m"}`, true},
+		{awswire.SQS, "ReceiptHandleIsInvalid", 404, "ReceiptHandleIsInvalid", "com.amazonaws.sqs#ReceiptHandleIsInvalid",
+			`{"__type":"com.amazonaws.sqs#ReceiptHandleIsInvalid","message":"m"}`, true},
+		{awswire.SQS, awswire.CodeInvalidParameterValueQuery, 400, "InvalidParameterValue", "com.amazon.coral.service#InvalidParameterValueException",
+			`{"__type":"com.amazon.coral.service#InvalidParameterValueException","message":"m"}`, true},
+		{awswire.SQS, awswire.CodeMissingParameter, 400, "MissingParameter", "com.amazon.coral.service#MissingRequiredParameterException",
+			`{"__type":"com.amazon.coral.service#MissingRequiredParameterException","message":"m"}`, true},
+		{awswire.SQS, awswire.CodeInternalFailure, 500, "InternalFailure", "com.amazon.coral.service#InternalFailure",
+			`{"__type":"com.amazon.coral.service#InternalFailure","message":"m"}`, false},
+		{awswire.SQS, awswire.CodeServiceUnavailableQuery, 503, "ServiceUnavailable", "com.amazon.coral.service#ServiceUnavailableException",
+			`{"__type":"com.amazon.coral.service#ServiceUnavailableException","message":"m"}`, false},
+		{awswire.SQS, awswire.CodeNotImplementedQuery, 501, "NotImplemented", "NotImplemented",
+			`{"__type":"NotImplemented","message":"m"}`, false},
+		{awswire.SNS, "NotFoundException", 404, "NotFound", "com.amazonaws.sns#NotFoundException",
+			`{"__type":"com.amazonaws.sns#NotFoundException","message":"m"}`, true},
+		{awswire.SNS, "InternalErrorException", 500, "InternalError", "com.amazonaws.sns#InternalErrorException",
+			`{"__type":"com.amazonaws.sns#InternalErrorException","message":"m"}`, false},
+		{awswire.SNS, awswire.CodeInvalidAction, 400, "InvalidAction", "com.amazon.coral.service#UnknownOperationException",
+			`{"__type":"com.amazon.coral.service#UnknownOperationException","message":"m"}`, true},
+		{awswire.SES, "MessageRejected", 400, "MessageRejected", "com.amazonaws.ses#MessageRejected",
+			`{"__type":"com.amazonaws.ses#MessageRejected","message":"m"}`, true},
+		{awswire.SES, awswire.CodeValidationError, 400, "ValidationError", "com.amazon.coral.validate#ValidationException",
+			`{"__type":"com.amazon.coral.validate#ValidationException","message":"m"}`, true},
+		{awswire.SES, awswire.CodeAccessDenied, 403, "AccessDenied", "com.amazon.coral.service#AccessDeniedException",
+			`{"__type":"com.amazon.coral.service#AccessDeniedException","message":"m"}`, true},
+		{awswire.SESv2, "NotFoundException", 404, "NotFoundException", "com.amazonaws.sesv2#NotFoundException",
+			`{"message":"m"}`, true},
+	} {
+		t.Run(fmt.Sprintf("service=%s/code=%s", tc.svc, tc.code), func(t *testing.T) {
+			e := awswire.New(tc.svc, tc.code, "m")
+			if e.Code != tc.code || e.Status != tc.status {
+				t.Fatalf("New = %s %d, want %s %d", e.Code, e.Status, tc.code, tc.status)
+			}
+			if got := e.QueryCode(); got != tc.queryCode {
+				t.Errorf("QueryCode = %q, want %q", got, tc.queryCode)
+			}
+			if got := e.JSONType(); got != tc.jsonType {
+				t.Errorf("JSONType = %q, want %q", got, tc.jsonType)
+			}
+			if got := e.Sender(); got != tc.sender {
+				t.Errorf("Sender = %t, want %t", got, tc.sender)
+			}
+			if got := string(awswire.AppendBody(nil, e)); got != tc.body {
+				t.Errorf("AppendBody = %s, want %s", got, tc.body)
+			}
+		})
+	}
+	// The common codes are the query and JSON services' only: a REST
+	// service keeps InternalFailure for them.
+	if e := awswire.New(awswire.SESv2, awswire.CodeInvalidAction, "m"); e.Code != awswire.CodeInternalFailure {
+		t.Errorf("SESv2 InvalidAction = %s, want InternalFailure", e.Code)
+	}
+	if e := awswire.New(awswire.Backup, awswire.CodeMissingParameter, "m"); e.Code != awswire.CodeInternalFailure {
+		t.Errorf("Backup MissingParameter = %s, want InternalFailure", e.Code)
+	}
+	for _, svc := range []awswire.Service{awswire.SQS, awswire.SNS, awswire.SES, awswire.SESv2} {
+		if e := awswire.Internal(svc); e.Status != 500 || e.Code == "" {
+			t.Errorf("Internal(%s) = %s %d", svc, e.Code, e.Status)
+		}
+		if e := awswire.Unavailable(svc); e.Status != 503 && e.Status != 429 {
+			t.Errorf("Unavailable(%s) = %s %d", svc, e.Code, e.Status)
+		}
+	}
+}

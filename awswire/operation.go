@@ -40,6 +40,47 @@ func (s Service) String() string {
 	return "none"
 }
 
+// Protocol is how a service's operations travel, as its model says.
+type Protocol uint8
+
+// The protocols of the models.
+const (
+	// RESTJSON operations are told apart by method and path.
+	RESTJSON Protocol = iota + 1
+	// JSON (awsJson1_0) operations all POST "/"; X-Amz-Target names them.
+	JSON
+	// Query operations all POST "/" (or GET); the form's Action names them.
+	Query
+)
+
+// ServiceModel is what a service's model says about the service as a whole.
+type ServiceModel struct {
+	Service  Service
+	Protocol Protocol
+	// APIVersion is the model's version (the query protocol's Version).
+	APIVersion string
+	// SigningName is the SigV4 service name its clients sign with.
+	SigningName string
+	// Namespace is the Smithy namespace of its shapes (com.amazonaws.sqs),
+	// with which the JSON protocol names error types.
+	Namespace string
+	// TargetPrefix is the JSON protocol's X-Amz-Target prefix (AmazonSQS).
+	TargetPrefix string
+	// XMLNamespace is the query protocol's response namespace.
+	XMLNamespace string
+	// QueryCompatible marks a JSON service whose clients read the query
+	// protocol's error code from x-amzn-query-error (SQS).
+	QueryCompatible bool
+}
+
+// Model returns the service's model description; ServiceNone has none.
+func (s Service) Model() *ServiceModel {
+	if s == ServiceNone || int(s) > len(ServiceModels) {
+		return nil
+	}
+	return &ServiceModels[s-1]
+}
+
 // Operation is one operation of a service model: how it travels on the wire.
 type Operation struct {
 	Service Service
@@ -61,8 +102,14 @@ type Operation struct {
 // ErrorShape is one exception shape of a service model.
 type ErrorShape struct {
 	Service Service
-	// Code is the shape name, which is the wire error code.
+	// Code is the shape name, which is the wire error code (the JSON
+	// protocol's __type).
 	Code string
+	// QueryCode is the awsQueryError code, where the model gives one: the
+	// query protocol's <Code> and x-amzn-query-error's (SQS's QueueDoesNotExist
+	// is AWS.SimpleQueueService.NonExistentQueue, SNS's NotFoundException is
+	// NotFound).
+	QueryCode string
 	// Status is the model's httpStatusCode; where the model has none
 	// (Backup), 500 for fault shapes and 400 for the others.
 	Status int

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/inbox"
@@ -82,6 +83,9 @@ type Deps struct {
 	// Inbox is the captured mail, short messages and pushes the inbox
 	// endpoints read and clear (nil: always empty).
 	Inbox *inbox.Inbox
+	// PeekQueue reads a queue's messages without consuming them (nil: no
+	// queue exists).
+	PeekQueue func(sc awswire.Scope, name string) (PeekedQueue, bool)
 }
 
 // Route is one endpoint.
@@ -107,6 +111,8 @@ func Routes(d Deps) []Route {
 	rs = append(rs, h.metricsRoutes()...)
 	rs = append(rs, h.runtimesRoutes()...)
 	rs = append(rs, h.inboxRoutes()...)
+	rs = append(rs, Route{http.MethodGet, pathPeek, h.peekOwn})
+	rs = append(rs, h.peekAliasRoutes()...)
 	rs = append(rs, initRoutes(d)...)
 	rs = append(rs, h.debugRoutes()...)
 	rs = append(rs, h.fallbackRoutes()...)

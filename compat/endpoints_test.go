@@ -185,6 +185,13 @@ func checkRow(t *testing.T, srv *servertest.Server, row compat.Row, method, path
 	}
 	switch row.Availability {
 	case compat.Served:
+		if strings.Contains(row.Path, "/sqs/messages") {
+			// No queue exists: SQS's own error, in the query protocol.
+			if a.status != 400 || !strings.Contains(string(a.body), "<Code>AWS.SimpleQueueService.NonExistentQueue</Code>") {
+				t.Errorf("status %d %s, want SQS's NonExistentQueue", a.status, a.body)
+			}
+			return
+		}
 		// Clearing an inbox answers 204, as other emulators' endpoints do.
 		if a.status != 200 && (method != http.MethodDelete || a.status != 204) {
 			t.Fatalf("status %d: %s", a.status, a.body)
@@ -303,7 +310,6 @@ func TestFallback(t *testing.T) {
 		{"GET", "/_aws/" + strings.Repeat("x/", 500), "no-alias", ""},
 		{"GET", "/_emulator/nope", "no-such-endpoint", ""},
 		{"DELETE", "/_emulator/health", "no-such-endpoint", ""},
-		{"GET", "/_aws/sqs/messages?QueueUrl=http://localhost:4566/000000000000/q", "not-served-yet", "GET /{account}/{queue}"},
 		{"DELETE", "/_aws/dynamodb/expired/", "no-replacement", ""},
 	} {
 		t.Run("req="+tc.method+"_"+tc.path, func(t *testing.T) {

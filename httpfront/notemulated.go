@@ -61,25 +61,42 @@ var restXMLServices = map[string]bool{"route53": true, "cloudfront": true}
 // s3Services are the signing names whose errors take S3's <Error> shape.
 var s3Services = map[string]bool{"s3": true, "s3-object-lambda": true, "s3express": true, "s3-outposts": true}
 
-// signingName is the SigV4 service name of an emulated service.
+// signingName is the SigV4 service name of an emulated service (ses for
+// SES v1 and v2, as their SDKs sign).
 func signingName(svc awswire.Service) string {
-	if svc == awswire.APIGatewayV2 {
-		return "apigateway"
+	if m := svc.Model(); m != nil {
+		return m.SigningName
 	}
 	return svc.String()
 }
 
+// servedWithoutHandlers reports whether svc is served even when no handler
+// was registered for it (every operation then answers NotImplemented): the
+// REST services the emulator was built around. SQS, SNS and SES are served
+// once they have handlers, so that until then their clients hear they are
+// not emulated.
+func servedWithoutHandlers(svc awswire.Service) bool {
+	switch svc {
+	case awswire.Backup, awswire.APIGateway, awswire.APIGatewayV2, awswire.Lambda:
+		return true
+	}
+	return false
+}
+
 // servedNames lists the signing names the emulator serves, in the order of
 // the services, execute-api last, and reads them as a phrase for messages
-// ("backup, apigateway and execute-api").
-func servedNames(ops []awswire.Operation, execute bool) (names []string, phrase string) {
+// ("backup, apigateway and execute-api"). handled reports whether a
+// service has handlers.
+func servedNames(ops []awswire.Operation, handled func(awswire.Service) bool, execute bool) (names []string, phrase string) {
 	add := func(n string) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
 	for i := range ops {
-		add(signingName(ops[i].Service))
+		if svc := ops[i].Service; servedWithoutHandlers(svc) || handled(svc) {
+			add(signingName(svc))
+		}
 	}
 	if execute {
 		add("execute-api")

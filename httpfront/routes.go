@@ -92,6 +92,9 @@ func buildRoutes(ops []awswire.Operation, handlers map[awswire.Service]map[strin
 	var routes []*route
 	for i := range ops {
 		op := &ops[i]
+		if m := op.Service.Model(); m != nil && m.Protocol != awswire.RESTJSON {
+			continue // named in the request; awsrpc dispatches them (rpc.go)
+		}
 		tmpl, labels, err := routerTemplate(op.Path)
 		if err != nil {
 			return nil, err
@@ -266,7 +269,7 @@ func (s *Server) serveRoute(r *route) fasthttp.RequestHandler {
 var servicePrefixes = func() map[string]awswire.Service {
 	m := map[string]awswire.Service{}
 	for _, op := range awswire.Operations {
-		if op.Service == awswire.APIGatewayV2 {
+		if op.Service == awswire.APIGatewayV2 || op.Path == "/" {
 			continue
 		}
 		seg := strings.SplitN(strings.TrimPrefix(op.Path, "/"), "/", 2)[0]
@@ -278,6 +281,9 @@ var servicePrefixes = func() map[string]awswire.Service {
 }()
 
 func classify(path []byte) awswire.Service {
+	if bytes.HasPrefix(path, []byte("/v2/email/")) {
+		return awswire.SESv2
+	}
 	if bytes.HasPrefix(path, []byte("/v2/")) {
 		return awswire.APIGatewayV2
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/execute"
+	"github.com/cloudemu/emulator/httpfront/awsrpc"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/metrics"
 )
@@ -31,6 +32,11 @@ type Server struct {
 	execute      execute.Handler
 	websocket    WebSocket
 	cloudWatch   func(awswire.Scope) *metrics.Store
+	// rpc are the served query- and JSON-protocol services, rpcList the
+	// same in the order of the services (rpc.go).
+	rpc       map[awswire.Service]*rpcService
+	rpcList   []*rpcService
+	queuePeek restjson.Handler
 	// served are the signing names of the services the emulator serves,
 	// servedPhrase the same for messages.
 	served       []string
@@ -45,6 +51,15 @@ type ServerOptions struct {
 	DefaultRegion string
 	MaxBodyBytes  int
 	Handlers      map[awswire.Service]map[string]restjson.Handler
+	// RPC serves the query- and JSON-protocol services (SQS, SNS, SES v1),
+	// by operation name; an operation of the model without a handler
+	// answers NotImplemented. A service with no handler at all is not
+	// served: its clients are told it is not emulated.
+	RPC map[awswire.Service]map[string]awsrpc.Handler
+	// QueuePeek serves GET /{12-digit account}/{queue name} without an
+	// Action parameter: the emulator's view of a queue (nil: such a
+	// request is routed like any other).
+	QueuePeek restjson.Handler
 	// Extra routes outside the AWS models (the emulator's own endpoints).
 	Extra []ExtraRoute
 	// Execute serves requests to deployed APIs (nil: none are served).
@@ -96,7 +111,15 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.execute = opts.Execute
 	s.websocket = opts.WebSocket
 	s.cloudWatch = opts.CloudWatch
-	s.served, s.servedPhrase = servedNames(awswire.Operations, opts.Execute != nil)
+	s.rpc = rpcServices(opts.RPC)
+	for _, m := range awswire.ServiceModels {
+		if r := s.rpc[m.Service]; r != nil {
+			s.rpcList = append(s.rpcList, r)
+		}
+	}
+	s.queuePeek = opts.QueuePeek
+	handled := func(svc awswire.Service) bool { return len(opts.Handlers[svc]) > 0 || len(opts.RPC[svc]) > 0 }
+	s.served, s.servedPhrase = servedNames(awswire.Operations, handled, opts.Execute != nil)
 	s.logDebug, s.logWarn = requestLogLevels(s.log)
 	readTimeout, idleTimeout := opts.ReadTimeout, opts.IdleTimeout
 	if readTimeout <= 0 {
@@ -161,6 +184,16 @@ func (s *Server) Handle(ctx *fasthttp.RequestCtx) {
 	if n := len(path); n > 1 && path[n-1] == '/' {
 		path = path[:n-1]
 	}
+	if len(s.rpcList) > 0 || s.queuePeek != nil {
+		if r, peek, ok := s.classifyRPC(ctx, path); ok {
+			if peek {
+				s.serveQueuePeek(ctx, path)
+			} else {
+				s.serveRPC(ctx, r, path)
+			}
+			return
+		}
+	}
 	if p, op := s.classifyCloudWatch(ctx, path); p != notCloudWatch {
 		s.serveCloudWatch(ctx, p, op)
 		return
@@ -212,6 +245,9 @@ func (s *Server) panicked(ctx *fasthttp.RequestCtx, r any) {
 		"requestId", string(ctx.Response.Header.Peek(restjson.HeaderRequestID)),
 		"method", string(ctx.Method()), "path", string(truncate(ctx.Request.URI().PathOriginal(), 256)),
 		"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+	if rpcPanicked(ctx) {
+		return
+	}
 	restjson.WriteError(ctx, svc, awswire.Internal(svc), s.log)
 }
 
@@ -245,6 +281,21 @@ func (s *Server) handleParseError(ctx *fasthttp.RequestCtx, err error) {
 			ctx.SetConnectionClose()
 			return
 		}
+	}
+	if svc, p, ok := s.rpcOfUnread(ctx); ok {
+		var e *awswire.Error
+		switch {
+		case errors.Is(err, fasthttp.ErrBodyTooLarge):
+			e = awswire.Errorf(svc, awswire.CodeRequestEntityTooLarge,
+				"The request body is larger than the limit of %d bytes", s.fast.MaxRequestBodySize)
+		case isTimeout(err):
+			e = awswire.New(svc, awswire.CodeRequestTimeout, "The request was not received in time")
+		default:
+			e = awswire.New(svc, awswire.CodeInvalidParameterValueQuery, "The request could not be read: malformed HTTP")
+		}
+		awsrpc.WriteErrorTo(ctx, p, e)
+		ctx.SetConnectionClose()
+		return
 	}
 	svc := classify(ctx.Request.URI().PathOriginal())
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) {

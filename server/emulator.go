@@ -19,6 +19,7 @@ import (
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront"
+	"github.com/cloudemu/emulator/httpfront/awsrpc"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 	"github.com/cloudemu/emulator/inbox"
 	"github.com/cloudemu/emulator/inithook"
@@ -90,8 +91,13 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		return nil, err
 	}
 
-	var extra []httpfront.ExtraRoute
-	for _, r := range compat.Routes(compat.Deps{
+	var peek func(awswire.Scope, string) (compat.PeekedQueue, bool)
+	for _, s := range e.services {
+		if s.PeekQueue != nil {
+			peek = s.PeekQueue
+		}
+	}
+	deps := compat.Deps{
 		Init:         e.hooks,
 		Version:      Version,
 		Started:      time.Now(),
@@ -105,13 +111,20 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Metrics:      e.writeMetrics,
 		Runtimes:     e.runtimes,
 		Inbox:        e.inbox,
-	}) {
+		PeekQueue:    peek,
+	}
+	var extra []httpfront.ExtraRoute
+	for _, r := range compat.Routes(deps) {
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
 	}
 	handlers := map[awswire.Service]map[string]restjson.Handler{}
+	rpc := map[awswire.Service]map[string]awsrpc.Handler{}
 	var kinds []execute.Owned
 	for _, s := range e.services {
 		handlers[s.Wire] = s.Handlers
+		if s.RPC != nil {
+			rpc[s.Wire] = s.RPC
+		}
 		if s.Execute != nil {
 			kinds = append(kinds, *s.Execute)
 		}
@@ -124,6 +137,8 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		DefaultRegion: cfg.DefaultRegion,
 		MaxBodyBytes:  cfg.MaxBodyBytes,
 		Handlers:      handlers,
+		RPC:           rpc,
+		QueuePeek:     compat.PeekHandler(deps),
 		Extra:         extra,
 		Execute:       exec,
 		WebSocket:     webSockets(e.services),
@@ -170,6 +185,13 @@ func (e *Emulator) describe() []compat.Service {
 		}
 		d := compat.Service{Name: s.Name, Operations: count[s.Wire]}
 		for op := range s.Handlers {
+			if partial[op] {
+				d.Partial = append(d.Partial, op)
+			} else {
+				d.Full = append(d.Full, op)
+			}
+		}
+		for op := range s.RPC {
 			if partial[op] {
 				d.Partial = append(d.Partial, op)
 			} else {

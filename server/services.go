@@ -20,6 +20,7 @@ import (
 	"github.com/cloudemu/emulator/actors/backup"
 	"github.com/cloudemu/emulator/actors/lambda"
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/compat"
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/execute/httpapi"
@@ -54,6 +55,10 @@ type Service struct {
 	// service (SQS, SNS, SES v1), by operation name; every other
 	// operation of its model answers the service's NotImplemented.
 	RPC map[string]awsrpc.Handler
+	// PeekQueue, when set, reads a queue's messages without consuming
+	// them, for /_emulator/sqs/messages, GET /{account}/{queue} and their
+	// compatibility paths.
+	PeekQueue func(sc awswire.Scope, name string) (compat.PeekedQueue, bool)
 	// Partial names the supported operations that are only partly
 	// emulated (the README says how).
 	Partial []string

@@ -1,9 +1,12 @@
 package awsrpc
 
 import (
+	"sync"
+
 	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
 // Handler serves one operation. It returns an error (a *awswire.Error whose
@@ -36,6 +39,20 @@ type Call struct {
 	// Path is the request's path ("/" or, for SQS's query clients, the
 	// queue URL's path "/{account}/{queue}").
 	Path string
+	// Form is the query protocol's parameters: the POST body's form, or
+	// the query string of a GET (nil for JSON).
+	Form *fasthttp.Args
+}
+
+var callPool = sync.Pool{New: func() any { return &Call{} }}
+
+// Acquire returns an empty Call from the pool.
+func Acquire() *Call { return callPool.Get().(*Call) }
+
+// Release returns c to the pool.
+func Release(c *Call) {
+	*c = Call{}
+	callPool.Put(c)
 }
 
 // Decode fills v, a pointer to the operation's input structure (json tags
@@ -44,9 +61,12 @@ type Call struct {
 // says (Name.member.N lists, flattened Name.N lists, Name.entry.N.key/value
 // and flattened maps, nested Name.Member structures, location names) and
 // decoded into v as the same JSON would be. Input that does not fit the
-// shape is the service's validation error, already shaped.
+// shape is the service's validation error, already shaped: return it.
 func (c *Call) Decode(v any) error {
-	panic("awsrpc: Decode is not implemented yet")
+	if c.Protocol == Query {
+		return c.decodeQuery(v)
+	}
+	return c.decodeJSON(v)
 }
 
 // Reply writes the operation's output: v (nil for an operation without
@@ -57,5 +77,13 @@ func (c *Call) Decode(v any) error {
 // timestamps)</OpResult><ResponseMetadata><RequestId>..</RequestId>
 // </ResponseMetadata></OpResponse>.
 func (c *Call) Reply(v any) error {
-	panic("awsrpc: Reply is not implemented yet")
+	if c.Protocol == Query {
+		return c.replyQuery(v)
+	}
+	return c.replyJSON(v)
+}
+
+// requestID is the id the front stamped on the response.
+func (c *Call) requestID() []byte {
+	return c.Ctx.Response.Header.Peek(restjson.HeaderRequestID)
 }

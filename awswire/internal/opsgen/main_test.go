@@ -21,6 +21,13 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Error("operations_gen.go is stale; run go generate in awswire")
 	}
+	rpc, err := generateRPCModels(models)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameRPCModels("../../rpcmodels", rpc); err != nil {
+		t.Error(err)
+	}
 }
 
 func TestMembersOrder(t *testing.T) {
