@@ -119,3 +119,11 @@ type ErrorShape struct {
 	// by their wire (JSON) names.
 	Members []string
 }
+
+// Moved are operations that newer SDKs send to another path than the models
+// in models/botocore give (aws-sdk-go-v2's sesv2 POSTs its listings): the
+// front serves both.
+var Moved = []Operation{
+	{Service: SESv2, Name: "ListEmailIdentities", Method: "POST", Path: "/v2/email/list-identities", Status: 200},
+	{Service: SESv2, Name: "ListConfigurationSets", Method: "POST", Path: "/v2/email/list-configuration-sets", Status: 200},
+}

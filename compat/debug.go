@@ -234,6 +234,7 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_WEBSOCKET_IDLE_TIMEOUT", "WebSocketIdleTimeout"},
 	{"EMULATOR_WEBSOCKET_MAX_AGE", "WebSocketMaxAge"},
 	{"EMULATOR_WEBSOCKET_SEND_QUEUE", "WebSocketSendQueue"},
+	{"EMULATOR_SES_REQUIRE_VERIFIED", "SESRequireVerified"},
 }
 
 // secretWords mark a variable whose value the debug endpoints never show.

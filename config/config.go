@@ -75,6 +75,9 @@ type Config struct {
 	WebSocketIdleTimeout  time.Duration
 	WebSocketMaxAge       time.Duration
 	WebSocketSendQueue    int
+	// SESRequireVerified refuses mail from a sender that is not a verified
+	// SES identity, as AWS's sandbox does (EMULATOR_SES_REQUIRE_VERIFIED).
+	SESRequireVerified bool
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -117,6 +120,7 @@ func Default() Config {
 		WebSocketIdleTimeout:  10 * time.Minute,
 		WebSocketMaxAge:       2 * time.Hour,
 		WebSocketSendQueue:    256,
+		SESRequireVerified:    true,
 		InitEnabled:           true,
 		InitDirs:              slices.Clone(DefaultInitDirs),
 		InitTimeout:           30 * time.Second,
@@ -265,6 +269,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_METRICS_RETENTION", v, "must be <1-second retention>[,<1-minute retention>], each a duration or days, such as 3h,15d"}
 		}
 		c.MetricsRetention = Retention{hi, lo}
+	}
+	if v, ok := get("EMULATOR_SES_REQUIRE_VERIFIED"); ok {
+		b, err := parseBool(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_SES_REQUIRE_VERIFIED", v, "must be true or false"}
+		}
+		c.SESRequireVerified = b
 	}
 	if v, ok := get("EMULATOR_INIT_ENABLED"); ok {
 		b, err := parseBool(v)

@@ -49,6 +49,7 @@ func TestDefault(t *testing.T) {
 		WebSocketIdleTimeout:  10 * time.Minute,
 		WebSocketMaxAge:       2 * time.Hour,
 		WebSocketSendQueue:    256,
+		SESRequireVerified:    true,
 		InitEnabled:           true,
 		InitDirs:              []string{"/etc/compat/init", "/etc/emulator/init"},
 		InitTimeout:           30 * time.Second,
@@ -219,6 +220,7 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_WEBSOCKET_IDLE_TIMEOUT":   "30s",
 		"EMULATOR_WEBSOCKET_MAX_AGE":        "3h",
 		"EMULATOR_WEBSOCKET_SEND_QUEUE":     "8",
+		"EMULATOR_SES_REQUIRE_VERIFIED":     "false",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +245,7 @@ func TestFromEnvAll(t *testing.T) {
 		WebSocketIdleTimeout:   30 * time.Second,
 		WebSocketMaxAge:        3 * time.Hour,
 		WebSocketSendQueue:     8,
+		SESRequireVerified:     false,
 
 		InitEnabled: false,
 		InitDirs:    []string{"/hooks/one", "/hooks/two"},
@@ -305,6 +308,7 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_BACKEND_MAX_CONNS", "0"},
 		{"EMULATOR_BACKEND_MAX_CONNS", "70000"},
 		{"EMULATOR_ENFORCE_GATEWAY_THROTTLE", "maybe"},
+		{"EMULATOR_SES_REQUIRE_VERIFIED", "sometimes"},
 		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "0"},
 		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "fast"},
 		{"EMULATOR_ACCOUNT_THROTTLE_RATE", "NaN"},

@@ -40,6 +40,7 @@ var Variables = []Variable{
 	{"EMULATOR_WEBSOCKET_IDLE_TIMEOUT", "10m", "how long a WebSocket connection may stay idle"},
 	{"EMULATOR_WEBSOCKET_MAX_AGE", "2h", "how long a WebSocket connection may live"},
 	{"EMULATOR_WEBSOCKET_SEND_QUEUE", "256", "frames queued for one WebSocket connection (LimitExceededException past it)"},
+	{"EMULATOR_SES_REQUIRE_VERIFIED", "true", "refuse SES mail from senders that are not verified identities (AWS's sandbox)"},
 	{"EMULATOR_METRICS_RETENTION", "3h,15d", "how long request metrics are kept at 1-second and at 1-minute resolution"},
 	{"EMULATOR_ASK_TIMEOUT", "10s", "longest wait for a resource's owner"},
 	{"EMULATOR_SHUTDOWN_GRACE", "5s", "how long in-flight requests may finish at shutdown"},

@@ -105,9 +105,9 @@ var logCases = []logCase{
 		level: "WARN", status: 500, operation: "backup.ListBackupJobs", code: "ServiceUnavailableException",
 		account: "000000000000", regionName: "us-east-1"},
 	{name: "result=not-emulated", method: "POST", uri: "/", body: "{}", header: []string{
-		"X-Amz-Target", "AmazonSQS.ListQueues", "Content-Type", "application/x-amz-json-1.0",
-		"Authorization", "AWS4-HMAC-SHA256 Credential=test/20261125/eu-central-1/sqs/aws4_request, SignedHeaders=host, Signature=0f"},
-		level: "WARN", status: 501, operation: "sqs.ListQueues", code: "NotImplemented",
+		"X-Amz-Target", "DynamoDB_20120810.ListTables", "Content-Type", "application/x-amz-json-1.0",
+		"Authorization", "AWS4-HMAC-SHA256 Credential=test/20261125/eu-central-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0f"},
+		level: "WARN", status: 501, operation: "dynamodb.ListTables", code: "NotImplemented",
 		account: "000000000000", regionName: "eu-central-1"},
 	{name: "result=cloudwatch", method: "POST", uri: "/", body: "{}", header: []string{
 		"X-Amz-Target", "GraniteServiceVersion20100801.ListMetrics", "Content-Type", "application/x-amz-json-1.0"},

@@ -54,9 +54,9 @@ func TestNotEmulated(t *testing.T) {
 			header: sign("s3", "eu-west-1", "test"), shape: "s3", service: "s3", contentType: "application/xml"},
 		{name: "service=s3/presigned", method: "GET", path: "/bucket/key?X-Amz-Credential=test%2F20261125%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=0f",
 			shape: "s3", service: "s3", contentType: "application/xml"},
-		{name: "service=sqs/json", method: "POST", path: "/", body: "{}",
-			header: append(sign("sqs", "us-east-1", "test"), "X-Amz-Target", "AmazonSQS.ListQueues", "Content-Type", "application/x-amz-json-1.0"),
-			shape:  "json", service: "sqs", contentType: "application/x-amz-json-1.0"},
+		{name: "service=kms/json-1.1", method: "POST", path: "/", body: "{}",
+			header: append(sign("kms", "us-east-1", "test"), "X-Amz-Target", "TrentService.ListKeys", "Content-Type", "application/x-amz-json-1.1"),
+			shape:  "json", service: "kms", contentType: "application/x-amz-json-1.1"},
 		{name: "service=dynamodb/json", method: "POST", path: "/", body: "{}",
 			header: append(sign("dynamodb", "us-east-1", "test"), "X-Amz-Target", "DynamoDB_20120810.ListTables", "Content-Type", "application/x-amz-json-1.0"),
 			shape:  "json", service: "dynamodb", contentType: "application/x-amz-json-1.0"},
@@ -66,10 +66,10 @@ func TestNotEmulated(t *testing.T) {
 		{name: "service=unsigned-target", method: "POST", path: "/", body: "{}",
 			header: []string{"X-Amz-Target", "DynamoDB_20120810.ListTables", "Content-Type", "application/x-amz-json-1.0"},
 			shape:  "json", service: "DynamoDB_20120810", contentType: "application/x-amz-json-1.0"},
-		{name: "service=sqs/query", method: "POST", path: "/", body: "Action=ListQueues&Version=2012-11-05",
-			header: append(sign("sqs", "us-east-1", "test"), "Content-Type", form), shape: "query", service: "sqs", contentType: "text/xml"},
-		{name: "service=sns/query", method: "POST", path: "/", body: "Action=ListTopics&Version=2010-03-31",
-			header: append(sign("sns", "us-east-1", "test"), "Content-Type", form), shape: "query", service: "sns", contentType: "text/xml"},
+		{name: "service=iam/query", method: "POST", path: "/", body: "Action=ListUsers&Version=2010-05-08",
+			header: append(sign("iam", "us-east-1", "test"), "Content-Type", form), shape: "query", service: "iam", contentType: "text/xml"},
+		{name: "service=sts/query", method: "POST", path: "/", body: "Action=GetCallerIdentity&Version=2011-06-15",
+			header: append(sign("sts", "us-east-1", "test"), "Content-Type", form), shape: "query", service: "sts", contentType: "text/xml"},
 		{name: "service=sts/query-get", method: "GET", path: "/?Action=GetCallerIdentity&Version=2011-06-15",
 			header: sign("sts", "us-east-1", "test"), shape: "query", service: "sts", contentType: "text/xml"},
 		{name: "service=ec2", method: "POST", path: "/", body: "Action=DescribeInstances&Version=2016-11-15",
@@ -88,7 +88,7 @@ func TestNotEmulated(t *testing.T) {
 			if r.status != 501 || r.header.Get("Content-Type") != tc.contentType {
 				t.Fatalf("%d %q: %s", r.status, r.header.Get("Content-Type"), r.body)
 			}
-			wantMsg := `The service "` + tc.service + `" is not emulated by this emulator; it serves backup, apigateway, lambda and execute-api`
+			wantMsg := `The service "` + tc.service + `" is not emulated by this emulator; it serves backup, apigateway, lambda, `
 			var code, msg string
 			switch tc.shape {
 			case "json", "rest-json":
@@ -132,7 +132,7 @@ func TestNotEmulated(t *testing.T) {
 					code, msg = e.Errors.Error.Code, e.Errors.Error.Message
 				}
 			}
-			if code != "NotImplemented" || !strings.HasPrefix(msg, wantMsg) {
+			if code != "NotImplemented" || !strings.HasPrefix(msg, wantMsg) || !strings.Contains(msg, " and execute-api") {
 				t.Fatalf("code %q message %q, want NotImplemented %q...", code, msg, wantMsg)
 			}
 		})
@@ -151,14 +151,14 @@ func TestNotEmulatedUnrecognised(t *testing.T) {
 		code, member             string
 	}{
 		{name: "unsigned", method: "GET", path: "/", status: 404, code: "UnknownOperationException", member: "message"},
-		{name: "unsigned-query", method: "POST", path: "/", body: "Action=ListTopics&Version=2010-03-31",
+		{name: "unsigned-query", method: "POST", path: "/", body: "Action=GetCallerIdentity&Version=2011-06-15",
 			header: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 404, code: "UnknownOperationException", member: "message"},
 		{name: "served=backup", method: "GET", path: "/backup-vaults/a/b/c/d", header: sign("backup", "us-east-1", "test"),
 			status: 404, code: "UnknownOperationException", member: "Message"},
 		{name: "served=apigateway", method: "GET", path: "/no/such/path", header: sign("apigateway", "us-east-1", "test"),
 			status: 404, code: "UnknownOperationException", member: "message"},
 		{name: "served=apigateway-with-target", method: "POST", path: "/", header: append(sign("apigateway", "us-east-1", "test"),
-			"X-Amz-Target", "AmazonSQS.ListQueues"), status: 404, code: "UnknownOperationException", member: "message"},
+			"X-Amz-Target", "DynamoDB_20120810.ListTables"), status: 404, code: "UnknownOperationException", member: "message"},
 		{name: "hostile=service", method: "GET", path: "/", header: sign("s3<script>", "us-east-1", "test"),
 			status: 404, code: "UnknownOperationException", member: "message"},
 		{name: "hostile=long-service", method: "GET", path: "/", header: sign(strings.Repeat("s", 65), "us-east-1", "test"),
@@ -182,8 +182,8 @@ func TestNotEmulatedUnrecognised(t *testing.T) {
 	t.Run("hostile=operation", func(t *testing.T) {
 		// An operation that has no operation's form is not repeated; the
 		// service is still named.
-		r := do(t, srv, "POST", "/", "{}", append(sign("sqs", "us-east-1", "test"),
-			"X-Amz-Target", "AmazonSQS.List<Queues>", "Content-Type", "application/x-amz-json-1.0")...)
+		r := do(t, srv, "POST", "/", "{}", append(sign("kms", "us-east-1", "test"),
+			"X-Amz-Target", "TrentService.List<Keys>", "Content-Type", "application/x-amz-json-1.1")...)
 		if r.status != 501 || r.json["__type"] != "NotImplemented" || strings.Contains(string(r.body), "<") {
 			t.Fatalf("%d %s", r.status, r.body)
 		}

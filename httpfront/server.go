@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/fasthttp/router"
@@ -89,7 +90,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 		ids:          awswire.NewRequestIDs(),
 		defaultScope: awswire.Scope{Account: awswire.DefaultAccount, Region: opts.DefaultRegion},
 	}
-	routes, err := buildRoutes(awswire.Operations, opts.Handlers)
+	routes, err := buildRoutes(append(slices.Clone(awswire.Operations), awswire.Moved...), opts.Handlers)
 	if err != nil {
 		return nil, err
 	}

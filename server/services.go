@@ -158,6 +158,9 @@ var registry = []func(Env) Service{
 	apigatewayService,
 	apigatewayv2Service,
 	lambdaService,
+	sqsService,
+	sesService, sesv2Service,
+	snsService,
 }
 
 func backupService(env Env) Service {
