@@ -65,15 +65,11 @@ type target struct {
 // motoSuffix names a scenario's row against moto.
 const motoSuffix = "@moto"
 
-// bestRPS is the highest rate t has measured so far (0 before a run),
-// counting the steps that found nothing to do: a run whose queues ran dry
-// then still tells how much the next one needs.
+// bestRPS is the highest rate t has measured so far (0 before a run).
 func (t *target) bestRPS() float64 {
 	var best float64
 	for _, r := range t.results {
-		if r.Elapsed > 0 {
-			best = max(best, float64(r.Requests+r.Empty)/r.Elapsed.Seconds())
-		}
+		best = max(best, r.RPS)
 	}
 	return best
 }

@@ -215,6 +215,12 @@ type sqsQueues struct {
 	next     atomic.Uint64
 	filled   []int64        // messages sent to each queue by Refill
 	received []atomic.Int64 // messages received from each queue
+	// drainedAt is when a receive first found a queue empty since the
+	// last refill (Unix ns, 0 for never).
+	drainedAt atomic.Int64
+	// When the last refill ended, and the messages received by then.
+	lastRefill   time.Time
+	lastReceived int64
 }
 
 func (q *sqsQueues) setup(addr string, n int) error {
@@ -261,6 +267,9 @@ func (q *sqsQueues) receiveDelete(c bench.Doer, req *fasthttp.Request, resp *fas
 	}
 	handle := receiptHandle(resp.Body())
 	if handle == nil {
+		if q.drainedAt.Load() == 0 {
+			q.drainedAt.CompareAndSwap(0, time.Now().UnixNano())
+		}
 		return fasthttp.StatusOK, bench.ErrEmpty
 	}
 	q.received[i].Add(1)
@@ -275,10 +284,24 @@ func (q *sqsQueues) receiveDelete(c bench.Doer, req *fasthttp.Request, resp *fas
 }
 
 // refill tops every queue up to what a run of window at rate pairs/s
-// (spread over the queues) takes, with a quarter more as a margin. It
-// counts a received message as gone: once received it stays invisible
-// (for 30 s) whether or not its delete succeeded.
+// (spread over the queues) takes, with a quarter more as a margin. The rate
+// is at least one and a half times what the last run took, warm-up
+// included: the messages received since the last refill over window, or,
+// if a receive found a queue empty, over the time until then. A received
+// message counts as gone: once received it stays invisible (for 30 s)
+// whether or not its delete succeeded.
 func (q *sqsQueues) refill(ctx context.Context, addr string, window time.Duration, rate float64) error {
+	var received int64
+	for i := range q.received {
+		received += q.received[i].Load()
+	}
+	if !q.lastRefill.IsZero() {
+		span := window
+		if at := q.drainedAt.Swap(0); at != 0 {
+			span = max(time.Unix(0, at).Sub(q.lastRefill), time.Millisecond)
+		}
+		rate = max(rate, float64(received-q.lastReceived)/span.Seconds()*1.5)
+	}
 	want := int64(rate*window.Seconds()*1.25/float64(len(q.urls))) + 1
 	for i, u := range q.urls {
 		have := q.filled[i] - q.received[i].Load()
@@ -291,6 +314,7 @@ func (q *sqsQueues) refill(ctx context.Context, addr string, window time.Duratio
 		}
 		q.filled[i] += int64(n)
 	}
+	q.lastRefill, q.lastReceived = time.Now(), received
 	return nil
 }
 
@@ -298,7 +322,7 @@ func (q *sqsQueues) refill(ctx context.Context, addr string, window time.Duratio
 // a run has measured one: a little above what each server was seen to do.
 const (
 	guessEmulatorPairs   = 30000
-	guessPersistentPairs = 3000 // every receive and delete a durable write
+	guessPersistentPairs = 5000 // every receive and delete a durable write
 	guessMotoPairs       = 150
 )
 

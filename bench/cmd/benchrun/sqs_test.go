@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -261,12 +262,30 @@ func TestRefillTopsUp(t *testing.T) {
 	if q.filled[0] != 73 || q.filled[1] != 73 {
 		t.Fatalf("filled %v after 10 taken from each, want 73 each", q.filled)
 	}
+	// A run that drains the queues: the next refill sizes the rate by the
+	// time until the first empty receive, so it asks for far more than
+	// 126 messages over the 1s window would.
+	for range 126 {
+		if status, err := q.receiveDelete(hc, req, resp); status != 200 || err != nil {
+			t.Fatalf("step = %d, %v: %s", status, err, resp.Body())
+		}
+	}
+	if status, err := q.receiveDelete(hc, req, resp); !errors.Is(err, bench.ErrEmpty) || q.drainedAt.Load() == 0 {
+		t.Fatalf("step on drained queues = %d, %v", status, err)
+	}
+	if err := q.refill(ctx, addr, time.Second, 100); err != nil {
+		t.Fatal(err)
+	}
+	// 126 messages at 1.5x the pace they went at, with a quarter more.
+	if q.filled[0] < 73+2*63 || q.filled[0] != q.filled[1] || q.drainedAt.Load() != 0 {
+		t.Fatalf("filled %v after draining, want well over %d each", q.filled, 73+2*63)
+	}
 	var attrs struct{ Attributes map[string]string }
 	if err := sqsCall(addr, "GetQueueAttributes", `{"QueueUrl":`+jsonString(q.urls[1])+`}`, &attrs); err != nil {
 		t.Fatal(err)
 	}
-	if n := attrs.Attributes["ApproximateNumberOfMessages"]; n != "63" {
-		t.Fatalf("queue 1 holds %s, want 63", n)
+	if n, _ := strconv.ParseInt(attrs.Attributes["ApproximateNumberOfMessages"], 10, 64); n != q.filled[1]-73 {
+		t.Fatalf("queue 1 holds %d, want %d", n, q.filled[1]-73)
 	}
 }
 
