@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -291,15 +292,21 @@ func TestTable(t *testing.T) {
 	tab.Add(Summarize("bare", []Result{{RPS: 100, P50: time.Millisecond}, {RPS: 300}, {RPS: 200}}))
 	tab.Add(Row{Name: "slow", Runs: 1, RPS: 50, Errors: 2})
 	tab.Add(Row{Name: "skipped", Note: "no -emulator"})
+	tab.Add(Row{Name: "op", Runs: 1, RPS: 400, Baseline: "op@peer"})
+	tab.Add(Row{Name: "op@peer", Runs: 1, RPS: 100, Baseline: "op@peer"})
 	var buf bytes.Buffer
 	if _, err := tab.WriteTo(&buf); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"ratio", "1.00x", "0.25x", "200", "# skipped: no -emulator"} {
+	for _, want := range []string{"ratio", "1.00x", "0.25x", "200", "# skipped: no -emulator", "4.00x", "# op: ratio against op@peer"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+	// A row that is its own baseline gets 1.00x and no note.
+	if strings.Contains(out, "# op@peer:") {
+		t.Errorf("note for a row that is its own baseline:\n%s", out)
 	}
 }
 
@@ -337,6 +344,68 @@ func TestWaitHTTP(t *testing.T) {
 			d, err := WaitHTTP(ctx, tc.addr, "/_emulator/health", time.Millisecond)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("WaitHTTP = %s, %v", d, err)
+			}
+		})
+	}
+}
+
+func TestRunStep(t *testing.T) {
+	addr := startBare(t)
+	refused := errors.New("refused")
+	tests := []struct {
+		name string
+		// outcome of the n-th step (from 1) after its two requests
+		outcome            func(n int64) (int, error)
+		requests, empty    int64
+		non2xx, transports int64
+	}{
+		{name: "pairs", outcome: func(int64) (int, error) { return 200, nil }, requests: 300},
+		{name: "every third empty", outcome: func(n int64) (int, error) {
+			if n%3 == 0 {
+				return 200, ErrEmpty
+			}
+			return 200, nil
+		}, requests: 200, empty: 100},
+		{name: "every third refused", outcome: func(n int64) (int, error) {
+			if n%3 == 0 {
+				return 503, nil
+			}
+			return 200, nil
+		}, requests: 300, non2xx: 100},
+		{name: "every third transport error", outcome: func(n int64) (int, error) {
+			if n%3 == 0 {
+				return 0, refused
+			}
+			return 200, nil
+		}, requests: 200, transports: 100},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps, sent atomic.Int64
+			step := func(c Doer, req *fasthttp.Request, resp *fasthttp.Response) (int, error) {
+				for range 2 {
+					if err := c.Do(req, resp); err != nil {
+						return 0, err
+					}
+					sent.Add(1)
+				}
+				return tc.outcome(steps.Add(1))
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			res, err := Run(ctx, Target{Addr: addr, Build: getPath("/"), Step: step}, Options{Conns: 2, MaxRequests: 300})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Requests != tc.requests || res.Empty != tc.empty || res.Non2xx != tc.non2xx || res.TransportErrors != tc.transports {
+				t.Fatalf("requests %d empty %d non2xx %d transport %d; want %d %d %d %d", res.Requests, res.Empty,
+					res.Non2xx, res.TransportErrors, tc.requests, tc.empty, tc.non2xx, tc.transports)
+			}
+			if steps.Load() != 300 || sent.Load() != 600 {
+				t.Fatalf("%d steps, %d requests sent; want 300, 600", steps.Load(), sent.Load())
+			}
+			if res.Statuses[200] != tc.requests-tc.non2xx || res.Statuses[503] != tc.non2xx {
+				t.Fatalf("statuses %v", res.Statuses)
 			}
 		})
 	}

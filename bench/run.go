@@ -37,7 +37,26 @@ type Target struct {
 	// benchmark needs a new resource name each time). It is called from
 	// every worker goroutine at once, each with its own request.
 	Vary func(req *fasthttp.Request)
+	// Step, if set, is one operation of several requests (a receive then a
+	// delete), sent in place of the single request: each worker calls it
+	// (after Vary) with its own connection, request and response, and counts
+	// one operation per call, its latency the whole step's. It returns the
+	// operation's status (the first non-2xx answer's, else the last one's)
+	// or the transport error; ErrEmpty says the step found nothing to do
+	// (an empty receive): counted in Result.Empty, not as an operation.
+	// Like Vary it is called from every worker goroutine at once.
+	// Options.MaxRequests counts steps, empty ones included.
+	Step func(c Doer, req *fasthttp.Request, resp *fasthttp.Response) (status int, err error)
 }
+
+// Doer sends one request on a worker's connection and waits for its answer.
+type Doer interface {
+	Do(req *fasthttp.Request, resp *fasthttp.Response) error
+}
+
+// ErrEmpty, returned by a Target's Step, says that the step did no
+// operation, e.g. a receive found the queue empty.
+var ErrEmpty = errors.New("bench: step found nothing to do")
 
 // Options bounds and shapes a run. At least one of Duration and MaxRequests
 // must be set; the run stops at whichever comes first.
@@ -59,10 +78,13 @@ type Options struct {
 // Result is what one run measured. Requests counts responses received in the
 // measured window, whatever their status (as wrk does); TransportErrors are
 // requests that got no response and are not in Requests. Latencies are of
-// responses only.
+// responses only. With a Step, each is an operation of several requests.
 type Result struct {
-	Name            string
-	Requests        int64
+	Name     string
+	Requests int64
+	// Empty counts the steps that returned ErrEmpty in the window; they are
+	// not in Requests.
+	Empty           int64
 	TransportErrors int64
 	Non2xx          int64
 	Statuses        map[int]int64
@@ -87,6 +109,7 @@ type worker struct {
 	statuses  [600]int64 // index = status code; anything else goes to other
 	other     int64
 	requests  int64
+	empty     int64
 	non2xx    int64
 	transport int64
 	firstErr  error
@@ -167,7 +190,7 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 			// Close our side now so the server sees the connection end with
 			// the run and can shut down without waiting for its idle timeout.
 			defer hc.CloseIdleConnections()
-			w.loop(hc, req, t.Vary, base, measureFrom, stopAt, o.MaxRequests, &issued, &stop)
+			w.loop(hc, req, t.Vary, t.Step, base, measureFrom, stopAt, o.MaxRequests, &issued, &stop)
 		}()
 	}
 	wg.Wait()
@@ -179,6 +202,7 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	for _, w := range workers {
 		h.merge(&w.hist)
 		res.Requests += w.requests
+		res.Empty += w.empty
 		res.Non2xx += w.non2xx
 		res.TransportErrors += w.transport
 		if res.FirstError == nil {
@@ -211,7 +235,8 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 // loop sends requests until stopAt, MaxRequests or stop. A request is counted
 // only if it started at or after measureFrom and finished before stopAt, so
 // warm-up traffic and requests cut by the end of the window are left out.
-func (w *worker) loop(hc *fasthttp.HostClient, req *fasthttp.Request, vary func(*fasthttp.Request), base time.Time,
+func (w *worker) loop(hc *fasthttp.HostClient, req *fasthttp.Request, vary func(*fasthttp.Request),
+	step func(Doer, *fasthttp.Request, *fasthttp.Response) (int, error), base time.Time,
 	measureFrom, stopAt time.Duration, maxReq int64, issued *atomic.Int64, stop *atomic.Bool) {
 	resp := fasthttp.AcquireResponse()
 	defer fasthttp.ReleaseResponse(resp)
@@ -226,8 +251,21 @@ func (w *worker) loop(hc *fasthttp.HostClient, req *fasthttp.Request, vary func(
 		if vary != nil {
 			vary(req)
 		}
-		err := hc.Do(req, resp)
+		var code int
+		var err error
+		if step != nil {
+			code, err = step(hc, req, resp)
+		} else {
+			err = hc.Do(req, resp)
+			code = resp.StatusCode()
+		}
 		now = time.Since(base)
+		if errors.Is(err, ErrEmpty) {
+			if measured && now < stopAt {
+				w.empty++
+			}
+			continue
+		}
 		if now >= stopAt || !measured {
 			if err != nil {
 				time.Sleep(errorBackoff)
@@ -246,7 +284,6 @@ func (w *worker) loop(hc *fasthttp.HostClient, req *fasthttp.Request, vary func(
 		}
 		w.requests++
 		w.hist.record(uint64(now - start))
-		code := resp.StatusCode()
 		if code < 200 || code > 299 {
 			w.non2xx++
 		}

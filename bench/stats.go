@@ -105,7 +105,10 @@ func (t *Table) WriteTo(w io.Writer) (int64, error) {
 		baseline := t.Baseline
 		if r.Baseline != "" {
 			baseline = r.Baseline
-			notes = append(notes, fmt.Sprintf("# %s: ratio against %s\n", r.Name, r.Baseline))
+			// A row that is its own baseline (a peer's) needs no note.
+			if r.Baseline != r.Name {
+				notes = append(notes, fmt.Sprintf("# %s: ratio against %s\n", r.Name, r.Baseline))
+			}
 		}
 		if base := rps[baseline]; base > 0 {
 			ratio = fmt.Sprintf("%.2fx", r.RPS/base)

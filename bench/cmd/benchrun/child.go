@@ -39,16 +39,19 @@ type child struct {
 	waitErr error // set before done is closed
 }
 
-// start execs path with args and env. The child's stderr is ours; its stdout
-// goes to stdout (os.Stderr if nil, as our stdout is the report).
-func (p *procs) start(name, path string, args, env []string, stdout io.Writer) (*child, error) {
+// start execs path with args and env. The child's stdout and stderr go to
+// stdout and stderr, both os.Stderr if nil (our stdout is the report).
+func (p *procs) start(name, path string, args, env []string, stdout, stderr io.Writer) (*child, error) {
 	if stdout == nil {
 		stdout = os.Stderr
+	}
+	if stderr == nil {
+		stderr = os.Stderr
 	}
 	cmd := exec.Command(path, args...)
 	cmd.Env = env
 	cmd.Stdout = stdout
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = stderr
 	cmd.SysProcAttr = sysProcAttr()
 	// Wait also waits for the stdout copy; a grandchild holding the pipe
 	// must not hang it.
@@ -175,7 +178,7 @@ func (p *procs) startBare(ctx context.Context, self string, extra ...string) (*c
 	if len(extra) > 0 {
 		name = "bare-proxy"
 	}
-	c, err := p.start(name, self, append([]string{"serve-bare", "-addr", "127.0.0.1:0"}, extra...), os.Environ(), out)
+	c, err := p.start(name, self, append([]string{"serve-bare", "-addr", "127.0.0.1:0"}, extra...), os.Environ(), out, nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -207,11 +210,52 @@ func (p *procs) startEmulator(name, bin string, extra []string) (*child, string,
 	}
 	env := append(os.Environ(), "EMULATOR_HOST=127.0.0.1", "EMULATOR_PORT="+strconv.Itoa(port))
 	env = append(env, extra...)
-	c, err := p.start(name, bin, nil, env, nil)
+	c, err := p.start(name, bin, nil, env, nil, nil)
 	if err != nil {
 		return nil, "", err
 	}
 	return c, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
+}
+
+// startMoto starts moto_server (bin) on a free loopback port and returns
+// the child, its address and the tail of its output. moto logs a line per
+// request, so its output is kept for the error messages only. It does not
+// wait for moto to be ready (see waitReady; it answers GET / once up).
+func (p *procs) startMoto(name, bin string) (*child, string, *tail, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	out := &tail{max: 4096}
+	c, err := p.start(name, bin, []string{"-H", "127.0.0.1", "-p", strconv.Itoa(port)}, os.Environ(), out, out)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return c, net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), out, nil
+}
+
+// tail is an io.Writer that keeps the last max bytes written to it.
+type tail struct {
+	max int
+	mu  sync.Mutex
+	buf []byte
+}
+
+// Write implements io.Writer.
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
 }
 
 // freePort asks the kernel for a free loopback port. The port is closed

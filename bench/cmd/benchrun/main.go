@@ -67,9 +67,11 @@ type app struct {
 
 const usage = `usage:
   benchrun serve-bare [-addr 127.0.0.1:0] [-proxy-to HOST:PORT]
-  benchrun compare [-conns 32] [-duration 5s] [-warmup 1s] [-runs 3] [-emulator BIN] [-only a,b]
+  benchrun compare [-conns 32] [-duration 5s] [-warmup 1s] [-runs 3] [-emulator BIN] [-moto BIN] [-only a,b]
   benchrun startup -emulator BIN [-runs 5] [-idle 1s]
-  benchrun overload -emulator BIN [-conns 64] [-duration 10s] [-rate 2000] [-burst 1000] [-runs 3]`
+  benchrun overload -emulator BIN [-conns 64] [-duration 10s] [-rate 2000] [-burst 1000] [-runs 3]
+  benchrun sqs-longpoll [-emulator BIN] [-moto BIN] [-samples 1000] [-limit 1m] [-park 10ms]
+  benchrun sqs-memory [-emulator BIN] [-moto BIN] [-messages 100000] [-moto-messages 2000] [-size 256]`
 
 func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -84,6 +86,10 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 		return a.startup(ctx, args[1:])
 	case "overload":
 		return a.overload(ctx, args[1:])
+	case "sqs-longpoll":
+		return a.sqsLongPoll(ctx, args[1:])
+	case "sqs-memory":
+		return a.sqsMemory(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(os.Stderr, usage)
 		return flag.ErrHelp

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+
+	"github.com/cloudemu/emulator/bench"
 )
 
 // baselineName is the scenario every other is compared with.
@@ -46,6 +48,23 @@ type scenario struct {
 	// Baseline names the scenario this one's ratio is taken against
 	// (default: bare).
 	Baseline string
+	// Step, if set, is an operation of several requests sent in place of
+	// Build's request (see bench.Target); Per says what one operation is.
+	Step func(c bench.Doer, req *fasthttp.Request, resp *fasthttp.Response) (int, error)
+	Per  string
+	// Refill, if set, runs before every measured run, unmeasured, to put
+	// back what runs consume (SQSReceiveDelete's messages): window is the
+	// run's warm-up plus duration, rate the best rate this target has
+	// measured so far (0 before its first run).
+	Refill func(ctx context.Context, addr string, window time.Duration, rate float64) error
+	// Moto, if set, returns the same scenario (with its own state: queue
+	// URLs differ) to run against a fresh moto_server as well when compare
+	// has -moto BIN. Its row is Name+"@moto" and the emulator row's ratio
+	// is taken against it.
+	Moto func() scenario
+	// ScalesFrom names the scenario whose rate this one's is compared with
+	// under the table (16 queues against 1), for the emulator and for moto.
+	ScalesFrom string
 }
 
 // scenarios returns the registered scenarios, baseline first.
@@ -118,6 +137,14 @@ func scenarios() []scenario {
 		executeHTTPAPIProxy(),
 		executeHTTPAPIJWT(),
 		executeLambdaProxy(),
+		sqsSendMessage(1, false),
+		sqsSendMessage(16, false),
+		sqsReceiveDelete(1, false),
+		sqsReceiveDelete(16, false),
+		sqsSendMessage(1, true),
+		sqsSendMessage(16, true),
+		sqsReceiveDelete(1, true),
+		sqsReceiveDelete(16, true),
 	}
 }
 
