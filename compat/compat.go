@@ -83,9 +83,10 @@ type Deps struct {
 	// Inbox is the captured mail, short messages and pushes the inbox
 	// endpoints read and clear (nil: always empty).
 	Inbox *inbox.Inbox
-	// PeekQueue reads a queue's messages without consuming them (nil: no
-	// queue exists).
-	PeekQueue func(sc awswire.Scope, name string) (PeekedQueue, bool)
+	// PeekQueue reads a page of a queue's messages without consuming them:
+	// at most limit after the message with id after (nil: no queue
+	// exists).
+	PeekQueue func(sc awswire.Scope, name, after string, limit int) (PeekedQueue, bool)
 }
 
 // Route is one endpoint.

@@ -46,9 +46,10 @@ func query(c *restjson.Call, name string) string {
 }
 
 // inbox answers GET with the entries the query selects ({"messages":[…]},
-// oldest first) and DELETE by removing them ({"deleted":n}). Parameters:
-// id, kind, email (a mail's source or any recipient), account, region,
-// phoneNumber, targetArn.
+// oldest first, a page of limit entries, with nextToken when more follow)
+// and DELETE by removing them ({"deleted":n}). Parameters: id, kind, email
+// (a mail's source or any recipient), account, region, phoneNumber,
+// targetArn; limit and nextToken for GET.
 func (h *endpoints) inbox(c *restjson.Call) error {
 	f := inbox.Filter{ID: query(c, "id"), Kind: inbox.Kind(query(c, "kind")), Email: query(c, "email"),
 		Account: query(c, "account"), Region: query(c, "region"),
@@ -69,14 +70,33 @@ func (h *endpoints) inbox(c *restjson.Call) error {
 			Deleted int `json:"deleted"`
 		}{h.d.Inbox.Delete(f)})
 	}
-	entries := h.d.Inbox.List(f)
-	if entries == nil {
-		entries = []*inbox.Entry{}
+	limit, present, err := c.QueryInt("limit", 1, maxPage)
+	if err != nil {
+		return err
 	}
-	return c.JSON(http.StatusOK, struct {
-		Messages []*inbox.Entry `json:"messages"`
-	}{entries})
+	if !present {
+		limit = defaultPage
+	}
+	entries, more := h.d.Inbox.Page(f, query(c, "nextToken"), limit)
+	out := struct {
+		Messages  []*inbox.Entry `json:"messages"`
+		NextToken string         `json:"nextToken,omitempty"`
+	}{Messages: entries}
+	if out.Messages == nil {
+		out.Messages = []*inbox.Entry{}
+	}
+	if more {
+		out.NextToken = entries[len(entries)-1].ID
+	}
+	return c.JSON(http.StatusOK, out)
 }
+
+// Pages of the emulator's own inbox and peek endpoints: limit, at most
+// maxPage, defaultPage when not given.
+const (
+	defaultPage = 1000
+	maxPage     = 10000
+)
 
 // mailAlias answers as other emulators' mail endpoint: GET
 // {"messages":[…]} of the mail whose id and source (exactly) match the

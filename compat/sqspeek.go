@@ -18,11 +18,13 @@ import (
 // Queue peeking: every message of a queue, with its state, consuming
 // nothing and counting no receive.
 
-// PeekedQueue is a queue's messages as its owner last published them.
+// PeekedQueue is a queue's messages as its owner last published them: a
+// page of them, NextToken naming the last when more follow.
 type PeekedQueue struct {
-	QueueURL string         `json:"queueUrl"`
-	QueueARN string         `json:"queueArn"`
-	Messages []QueueMessage `json:"messages"`
+	QueueURL  string         `json:"queueUrl"`
+	QueueARN  string         `json:"queueArn"`
+	Messages  []QueueMessage `json:"messages"`
+	NextToken string         `json:"nextToken,omitempty"`
 }
 
 // QueueMessage is one message of a peeked queue. State is visible,
@@ -128,7 +130,14 @@ func (h *endpoints) peekOwn(c *restjson.Call) error {
 	if a.region == "" {
 		a.region = h.d.Config.DefaultRegion
 	}
-	q, ok := h.peek(a)
+	limit, present, err := c.QueryInt("limit", 1, maxPage)
+	if err != nil {
+		return err
+	}
+	if !present {
+		limit = defaultPage
+	}
+	q, ok := h.peek(a, query(c, "nextToken"), limit)
 	if !ok {
 		return awswire.New(awswire.ServiceNone, awswire.CodeUnknownOperation,
 			"The queue "+a.name+" does not exist in account "+a.account+" and region "+a.region+".")
@@ -136,12 +145,12 @@ func (h *endpoints) peekOwn(c *restjson.Call) error {
 	return c.JSON(http.StatusOK, q)
 }
 
-// peek reads the queue at a.
-func (h *endpoints) peek(a queueAddress) (PeekedQueue, bool) {
+// peek reads a page of the queue at a.
+func (h *endpoints) peek(a queueAddress, after string, limit int) (PeekedQueue, bool) {
 	if h.d.PeekQueue == nil {
 		return PeekedQueue{}, false
 	}
-	q, ok := h.d.PeekQueue(awswire.Scope{Account: a.account, Region: a.region}, a.name)
+	q, ok := h.d.PeekQueue(awswire.Scope{Account: a.account, Region: a.region}, a.name, after, limit)
 	if ok && q.Messages == nil {
 		q.Messages = []QueueMessage{}
 	}
@@ -150,7 +159,8 @@ func (h *endpoints) peek(a queueAddress) (PeekedQueue, bool) {
 
 // The compatibility form answers as ReceiveMessage does, in the protocol of
 // the request: JSON when it is sent as the JSON protocol's content type or
-// asks for JSON, else the query protocol's XML. Visible messages only,
+// asks for JSON, else the query protocol's XML; at most the first 10,000
+// messages (maxPage) are read. Visible messages only,
 // unless ShowInvisible or ShowDelayed (true or 1) add the others, marked
 // with the IsVisible and IsDelayed attributes. Receipt handles are a
 // placeholder: nothing was received.
@@ -232,7 +242,7 @@ func (h *endpoints) peekAlias(c *restjson.Call) error {
 	if a.region == "" {
 		a.region = h.d.Config.DefaultRegion
 	}
-	q, ok := h.peek(a)
+	q, ok := h.peek(a, "", maxPage)
 	if !ok {
 		awsrpc.WriteErrorTo(ctx, proto, awswire.New(awswire.SQS, "QueueDoesNotExist", "The specified queue does not exist."))
 		return nil

@@ -20,6 +20,11 @@ const (
 // DefaultLimit is how many entries an inbox keeps unless told otherwise.
 const DefaultLimit = 10000
 
+// MaxBytes bounds what an inbox's entries hold together (bodies, raw MIME,
+// messages): past it the oldest go first, so that a few large raw mails
+// cannot fill the memory.
+const MaxBytes = 128 << 20
+
 // Destinations are a mail's recipients.
 type Destinations struct {
 	To  []string `json:"to,omitempty"`
@@ -110,6 +115,15 @@ func (f Filter) Match(e *Entry) bool {
 	return false
 }
 
+// size is about what e holds: its texts (the other members are small).
+func (e *Entry) size() int {
+	n := 256 + len(e.Raw) + len(e.Text) + len(e.HTML) + len(e.Subject) + len(e.Message) + len(e.TemplateData)
+	for k, a := range e.MessageAttributes {
+		n += len(k) + len(a.StringValue) + len(a.BinaryValue)
+	}
+	return n
+}
+
 // Inbox is a bounded log of entries in the order they were added. One
 // mutex guards it: an add is an append and the critical sections are
 // short; nothing else waits on it.
@@ -118,6 +132,7 @@ type Inbox struct {
 	entries []*Entry // oldest first; entries[head:] are live
 	head    int
 	limit   int
+	bytes   int // what the live entries hold
 }
 
 // New returns an inbox keeping at most limit entries (DefaultLimit when
@@ -129,34 +144,58 @@ func New(limit int) *Inbox {
 	return &Inbox{limit: limit}
 }
 
-// Add appends e; past the limit the oldest entry is dropped.
+// Add appends e; past the limit of entries or MaxBytes the oldest entries
+// are dropped (the newest is always kept).
 func (b *Inbox) Add(e Entry) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.entries = append(b.entries, &e)
-	if len(b.entries)-b.head > b.limit {
+	b.bytes += e.size()
+	for n := len(b.entries) - b.head; n > 1 && (n > b.limit || b.bytes > MaxBytes); n-- {
+		b.bytes -= b.entries[b.head].size()
 		b.entries[b.head] = nil
 		b.head++
-		// Compact once the dropped prefix is as long as what is kept.
-		if b.head >= b.limit {
-			b.entries = append([]*Entry(nil), b.entries[b.head:]...)
-			b.head = 0
-		}
+	}
+	// Compact once the dropped prefix is as long as what is kept.
+	if b.head > 0 && b.head >= len(b.entries)-b.head {
+		b.entries = append([]*Entry(nil), b.entries[b.head:]...)
+		b.head = 0
 	}
 }
 
 // List returns the entries f selects, oldest first. The entries are
 // shared: callers must not change them.
 func (b *Inbox) List(f Filter) []*Entry {
+	out, _ := b.Page(f, "", 0)
+	return out
+}
+
+// Page returns at most limit (all when limit <= 0) of the entries f
+// selects that were added after the entry with id after (from the oldest
+// when after is empty or no longer kept), oldest first, and whether more
+// follow.
+func (b *Inbox) Page(f Filter, after string, limit int) (out []*Entry, more bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []*Entry
-	for _, e := range b.entries[b.head:] {
-		if f.Match(e) {
-			out = append(out, e)
+	live := b.entries[b.head:]
+	if after != "" {
+		for i, e := range live {
+			if e.ID == after {
+				live = live[i+1:]
+				break
+			}
 		}
 	}
-	return out
+	for _, e := range live {
+		if !f.Match(e) {
+			continue
+		}
+		if limit > 0 && len(out) == limit {
+			return out, true
+		}
+		out = append(out, e)
+	}
+	return out, false
 }
 
 // Delete removes the entries f selects and reports how many it removed.
@@ -166,7 +205,10 @@ func (b *Inbox) Delete(f Filter) int {
 	live := b.entries[b.head:]
 	kept := slices.DeleteFunc(slices.Clone(live), f.Match)
 	n := len(live) - len(kept)
-	b.entries, b.head = kept, 0
+	b.entries, b.head, b.bytes = kept, 0, 0
+	for _, e := range kept {
+		b.bytes += e.size()
+	}
 	return n
 }
 
@@ -174,5 +216,5 @@ func (b *Inbox) Delete(f Filter) int {
 func (b *Inbox) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.entries, b.head = nil, 0
+	b.entries, b.head, b.bytes = nil, 0, 0
 }

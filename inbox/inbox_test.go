@@ -46,3 +46,39 @@ func ids(es []*Entry) []string {
 	}
 	return out
 }
+
+func TestBoundedByBytes(t *testing.T) {
+	b := New(0)
+	big := string(make([]byte, MaxBytes/4))
+	for i := range 6 {
+		b.Add(Entry{ID: fmt.Sprint(i), Kind: Email, Raw: big})
+	}
+	got := b.List(Filter{})
+	if len(got) != 3 || got[0].ID != "3" || got[2].ID != "5" {
+		t.Fatalf("kept %v, want 3, 4, 5", ids(got))
+	}
+	// One entry larger than the whole bound is still kept, alone.
+	b.Add(Entry{ID: "huge", Raw: string(make([]byte, MaxBytes+1))})
+	if got := b.List(Filter{}); len(got) != 1 || got[0].ID != "huge" {
+		t.Fatalf("kept %v, want huge", ids(got))
+	}
+}
+
+func TestPage(t *testing.T) {
+	b := New(0)
+	for i := range 5 {
+		b.Add(Entry{ID: fmt.Sprint(i), Kind: SMS})
+	}
+	page, more := b.Page(Filter{}, "", 2)
+	if !more || len(page) != 2 || page[1].ID != "1" {
+		t.Fatalf("first page %v more=%v", ids(page), more)
+	}
+	page, more = b.Page(Filter{}, "1", 2)
+	if !more || len(page) != 2 || page[0].ID != "2" {
+		t.Fatalf("second page %v more=%v", ids(page), more)
+	}
+	page, more = b.Page(Filter{}, "3", 2)
+	if more || len(page) != 1 || page[0].ID != "4" {
+		t.Fatalf("last page %v more=%v", ids(page), more)
+	}
+}

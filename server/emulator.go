@@ -91,7 +91,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		return nil, err
 	}
 
-	var peek func(awswire.Scope, string) (compat.PeekedQueue, bool)
+	var peek func(awswire.Scope, string, string, int) (compat.PeekedQueue, bool)
 	for _, s := range e.services {
 		if s.PeekQueue != nil {
 			peek = s.PeekQueue

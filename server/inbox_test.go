@@ -1,11 +1,17 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/cloudemu/emulator/inbox"
 	"github.com/cloudemu/emulator/server/servertest"
@@ -147,5 +153,71 @@ func TestInboxEndpoints(t *testing.T) {
 	inboxCall(t, srv, "GET", "/_emulator/ses/inbox/messages", &own)
 	if len(own.Messages) != 0 {
 		t.Errorf("after reset: %+v", own.Messages)
+	}
+}
+
+// TestInboxAndPeekPages reads the inbox and a queue a page at a time.
+func TestInboxAndPeekPages(t *testing.T) {
+	srv := servertest.Start(t)
+	for i := range 5 {
+		srv.Emulator.Inbox().Add(inbox.Entry{ID: string(rune('a' + i)), Kind: inbox.SMS, PhoneNumber: "+15555550100"})
+	}
+	var page struct {
+		Messages  []inbox.Entry
+		NextToken string
+	}
+	var seen []string
+	for token, n := "", 0; n < 5; n++ {
+		page.Messages, page.NextToken = nil, ""
+		if st := inboxCall(t, srv, "GET", "/_emulator/ses/inbox/messages?limit=2&nextToken="+token, &page); st != 200 {
+			t.Fatalf("status %d", st)
+		}
+		for _, m := range page.Messages {
+			seen = append(seen, m.ID)
+		}
+		if token = page.NextToken; token == "" {
+			break
+		}
+	}
+	if strings.Join(seen, "") != "abcde" {
+		t.Fatalf("pages gave %v", seen)
+	}
+	if st := inboxCall(t, srv, "GET", "/_emulator/ses/inbox/messages?limit=0", nil); st != 400 {
+		t.Errorf("limit=0: status %d, want 400", st)
+	}
+
+	ctx := context.Background()
+	q := sqsClient(t, srv, "test")
+	cq, err := q.CreateQueue(ctx, &sqs.CreateQueueInput{QueueName: aws.String("paged")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if _, err := q.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: cq.QueueUrl, MessageBody: aws.String(fmt.Sprint(i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var peek struct {
+		Messages []struct {
+			MessageID string `json:"messageId"`
+			Body      string `json:"body"`
+		}
+		NextToken string
+	}
+	var bodies []string
+	for token, n := "", 0; n < 5; n++ {
+		peek.Messages, peek.NextToken = nil, ""
+		if st := inboxCall(t, srv, "GET", "/000000000000/paged?limit=2&nextToken="+token, &peek); st != 200 {
+			t.Fatalf("peek status %d", st)
+		}
+		for _, m := range peek.Messages {
+			bodies = append(bodies, m.Body)
+		}
+		if token = peek.NextToken; token == "" {
+			break
+		}
+	}
+	if strings.Join(bodies, "") != "01234" {
+		t.Fatalf("peek pages gave %v", bodies)
 	}
 }

@@ -58,7 +58,7 @@ type Service struct {
 	// PeekQueue, when set, reads a queue's messages without consuming
 	// them, for /_emulator/sqs/messages, GET /{account}/{queue} and their
 	// compatibility paths.
-	PeekQueue func(sc awswire.Scope, name string) (compat.PeekedQueue, bool)
+	PeekQueue func(sc awswire.Scope, name, after string, limit int) (compat.PeekedQueue, bool)
 	// Partial names the supported operations that are only partly
 	// emulated (the README says how).
 	Partial []string

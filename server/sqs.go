@@ -27,19 +27,34 @@ func sqsService(env Env) Service {
 	endpoint(env.Config.Port)
 	return Service{Name: "sqs", Wire: awswire.SQS, Owners: svc,
 		RPC: sqshttp.Handlers(svc), Partial: sqshttp.Partial, Listening: endpoint,
-		PeekQueue: func(sc awswire.Scope, name string) (compat.PeekedQueue, bool) {
-			return peekQueue(svc, sc, name)
+		PeekQueue: func(sc awswire.Scope, name, after string, limit int) (compat.PeekedQueue, bool) {
+			return peekQueue(svc, sc, name, after, limit)
 		}}
 }
 
-// peekQueue is the queue's published snapshot in the peek endpoints' shape.
-func peekQueue(svc *sqs.Service, sc awswire.Scope, name string) (compat.PeekedQueue, bool) {
+// peekQueue is a page of the queue's published snapshot in the peek
+// endpoints' shape: only the page is converted.
+func peekQueue(svc *sqs.Service, sc awswire.Scope, name, after string, limit int) (compat.PeekedQueue, bool) {
 	p, ok := svc.Peek(sc, name)
 	if !ok {
 		return compat.PeekedQueue{}, false
 	}
-	out := compat.PeekedQueue{QueueURL: p.QueueURL, QueueARN: p.QueueARN, Messages: make([]compat.QueueMessage, len(p.Messages))}
-	for i, m := range p.Messages {
+	page := p.Messages
+	if after != "" {
+		for i := range page {
+			if page[i].MessageId == after {
+				page = page[i+1:]
+				break
+			}
+		}
+	}
+	out := compat.PeekedQueue{QueueURL: p.QueueURL, QueueARN: p.QueueARN}
+	if limit > 0 && len(page) > limit {
+		page = page[:limit]
+		out.NextToken = page[limit-1].MessageId
+	}
+	out.Messages = make([]compat.QueueMessage, len(page))
+	for i, m := range page {
 		qm := compat.QueueMessage{MessageID: m.MessageId, ReceiptHandle: m.ReceiptHandle, Body: m.Body,
 			MD5OfBody: m.MD5OfBody, MD5OfMessageAttributes: sqs.MD5OfAttributes(m.MessageAttributes),
 			Attributes: m.Attributes, State: m.State, ReceiveCount: m.ReceiveCount}
