@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/puzpuzpuz/xsync/v3"
-
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/inbox"
@@ -358,8 +356,17 @@ func (s *Service) Counts() map[awswire.Scope]map[string]int {
 // shares across its snapshots: FIFO deduplication and sequence numbers,
 // which publishing updates without entering the owner.
 type topicRuntime struct {
-	dedup *xsync.MapOf[string, dedupEntry]
-	seq   atomic.Uint64
+	// mu serialises a FIFO topic's publishes from the deduplication check
+	// through delivery, so that a deduplication id is delivered once and
+	// queues receive messages in sequence-number order. It is held outside
+	// every owner, for one topic, while the (bounded) SQS deliveries run,
+	// as AWS's FIFO topics also deliver one message at a time.
+	mu sync.Mutex
+	// dedup holds the live deduplication ids; expiry lists them oldest
+	// first, so expiring is popping its head, not scanning dedup.
+	dedup  map[string]dedupEntry
+	expiry []dedupKey
+	seq    uint64
 }
 
 type dedupEntry struct {
@@ -368,6 +375,28 @@ type dedupEntry struct {
 	sequence  string
 }
 
+type dedupKey struct {
+	id string
+	at time.Time
+}
+
 func newTopicRuntime() *topicRuntime {
-	return &topicRuntime{dedup: xsync.NewMapOf[string, dedupEntry]()}
+	return &topicRuntime{dedup: map[string]dedupEntry{}}
+}
+
+// expire forgets the deduplication ids recorded dedupWindow or more
+// before now. Callers hold rt.mu.
+func (rt *topicRuntime) expire(now time.Time) {
+	n := 0
+	for n < len(rt.expiry) && now.Sub(rt.expiry[n].at) >= dedupWindow {
+		k := rt.expiry[n]
+		if e, ok := rt.dedup[k.id]; ok && e.at.Equal(k.at) {
+			delete(rt.dedup, k.id)
+		}
+		n++
+	}
+	if n > 0 {
+		clear(rt.expiry[:n])
+		rt.expiry = rt.expiry[n:]
+	}
 }
