@@ -336,29 +336,32 @@ func (s *Service) publishTopic(ctx context.Context, member, arn string, m Messag
 	return s.fanOut(ctx, ref.sc, t, m), nil
 }
 
-// fanOut delivers a checked message to every subscription of t.
+// fanOut delivers a checked message to every subscription of t. A FIFO
+// topic's publish holds the topic's runtime lock from deduplication to
+// delivery (see topicRuntime).
 func (s *Service) fanOut(ctx context.Context, sc awswire.Scope, t *Topic, m Message) PublishResult {
-	now := s.now()
-	p := &published{Message: m, sc: sc, topic: t, id: awswire.UUID(), timestamp: timestamp(now)}
+	p := &published{Message: m, sc: sc, topic: t, id: awswire.UUID()}
 	if t.Fifo() {
 		if p.DedupID == "" {
 			sum := sha256.Sum256([]byte(m.Body))
 			p.DedupID = hex.EncodeToString(sum[:])
 		}
-		if prev, ok := t.rt.dedup.Load(p.DedupID); ok && now.Sub(prev.at) < dedupWindow {
+		rt := t.rt
+		rt.mu.Lock()
+		defer rt.mu.Unlock()
+		now := s.now()
+		rt.expire(now)
+		if prev, ok := rt.dedup[p.DedupID]; ok {
 			// A duplicate within the window is accepted and not delivered.
 			return PublishResult{MessageID: prev.messageID, SequenceNumber: prev.sequence}
 		}
-		p.sequence = fmt.Sprintf("%020d", uint64(10000000000000000000)+t.rt.seq.Add(1))
-		t.rt.dedup.Store(p.DedupID, dedupEntry{at: now, messageID: p.id, sequence: p.sequence})
-		if t.rt.dedup.Size() > 10000 {
-			t.rt.dedup.Range(func(k string, e dedupEntry) bool {
-				if now.Sub(e.at) >= dedupWindow {
-					t.rt.dedup.Delete(k)
-				}
-				return true
-			})
-		}
+		rt.seq++
+		p.sequence = fmt.Sprintf("%020d", uint64(10000000000000000000)+rt.seq)
+		p.timestamp = timestamp(now)
+		rt.dedup[p.DedupID] = dedupEntry{at: now, messageID: p.id, sequence: p.sequence}
+		rt.expiry = append(rt.expiry, dedupKey{id: p.DedupID, at: now})
+	} else {
+		p.timestamp = timestamp(s.now())
 	}
 	for _, sb := range sortedSubs(t) {
 		if sb.Pending {

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/puzpuzpuz/xsync/v3"
-
 	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/inbox"
@@ -115,7 +113,11 @@ type Service struct {
 	baseURL atomic.Pointer[string]
 	queues  atomic.Pointer[Queues]
 
-	jobs     chan func(context.Context)
+	jobs chan job
+	// epoch is the generation queued deliveries belong to: Detach and
+	// Close cancel it, which cancels the deliveries in flight and makes
+	// the workers discard those still queued.
+	epoch    atomic.Pointer[epoch]
 	stop     chan struct{}
 	stopOnce sync.Once
 	workers  sync.WaitGroup
@@ -147,7 +149,8 @@ func New(sys *actors.System, st store.Store, now func() time.Time, log *slog.Log
 	}
 	s := &Service{sys: sys, store: st, now: now, log: log.With("component", "sns"),
 		scopes: actors.NewScopes(newDirs), opts: opts,
-		jobs: make(chan func(context.Context), opts.Backlog), stop: make(chan struct{})}
+		jobs: make(chan job, opts.Backlog), stop: make(chan struct{})}
+	s.epoch.Store(newEpoch())
 	s.SetEndpoint("http://localhost:4566")
 	if opts.Queues != nil {
 		s.SetQueues(opts.Queues)
@@ -172,12 +175,30 @@ func (s *Service) base() string { return *s.baseURL.Load() }
 // an assembly that builds SQS after SNS.
 func (s *Service) SetQueues(q Queues) { s.queues.Store(&q) }
 
-// Close stops the delivery workers once each has finished the delivery it
-// is making; deliveries still queued are dropped.
+// Close cancels the deliveries in flight, drops those still queued and
+// stops the delivery workers.
 func (s *Service) Close() error {
+	s.epoch.Load().cancel()
 	s.stopOnce.Do(func() { close(s.stop) })
 	s.workers.Wait()
 	return nil
+}
+
+// epoch is one generation of asynchronous deliveries.
+type epoch struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+func newEpoch() *epoch {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &epoch{ctx: ctx, cancel: cancel}
+}
+
+// job is one queued asynchronous delivery and the epoch it was queued in.
+type job struct {
+	epoch *epoch
+	run   func(context.Context)
 }
 
 func (s *Service) work() {
@@ -186,9 +207,12 @@ func (s *Service) work() {
 		select {
 		case <-s.stop:
 			return
-		case job := <-s.jobs:
-			ctx, cancel := context.WithTimeout(context.Background(), s.opts.DeliveryTimeout)
-			job(ctx)
+		case j := <-s.jobs:
+			if j.epoch.ctx.Err() != nil {
+				continue // queued before a reset
+			}
+			ctx, cancel := context.WithTimeout(j.epoch.ctx, s.opts.DeliveryTimeout)
+			j.run(ctx)
 			cancel()
 		}
 	}
@@ -196,11 +220,37 @@ func (s *Service) work() {
 
 // later queues an asynchronous delivery; it never blocks (an owner may
 // call it): past the backlog the delivery is dropped.
-func (s *Service) later(what string, job func(context.Context)) {
+func (s *Service) later(what string, run func(context.Context)) {
 	select {
-	case s.jobs <- job:
+	case s.jobs <- job{epoch: s.epoch.Load(), run: run}:
 	default:
 		s.log.Warn("sns: delivery backlog full, delivery dropped", "delivery", what)
+	}
+}
+
+// discardDeliveries starts a new epoch and cancels the old one: the
+// deliveries in flight are cancelled and the queued ones are dropped
+// (emptied from the queue here, or skipped by a worker that already took
+// one). It does not wait for the workers.
+func (s *Service) discardDeliveries() {
+	s.epoch.Swap(newEpoch()).cancel()
+	for {
+		select {
+		case j := <-s.jobs:
+			if j.epoch.ctx.Err() == nil {
+				// Queued after the swap: it belongs to the new epoch. Put
+				// it back if there is room (its order among the new
+				// epoch's few deliveries does not matter), else drop it.
+				select {
+				case s.jobs <- j:
+				default:
+					s.log.Warn("sns: delivery backlog full, delivery dropped", "delivery", "requeued")
+				}
+				return
+			}
+		default:
+			return
+		}
 	}
 }
 
@@ -320,7 +370,8 @@ func spawnRestored[S any](s *Service, kind string, dir *actors.Directory[S], st 
 	return nil
 }
 
-// Detach forgets every owner and stops them all.
+// Detach forgets every owner and stops them all, and discards the
+// asynchronous deliveries queued or in flight.
 func (s *Service) Detach() {
 	var refs []actors.Ref
 	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
@@ -330,6 +381,9 @@ func (s *Service) Detach() {
 		return true
 	})
 	s.sys.Stop(refs)
+	// After the owners stopped, so that a confirmation one queued while
+	// stopping goes too.
+	s.discardDeliveries()
 }
 
 // Counts reports how many topics, subscriptions, applications and
@@ -358,8 +412,17 @@ func (s *Service) Counts() map[awswire.Scope]map[string]int {
 // shares across its snapshots: FIFO deduplication and sequence numbers,
 // which publishing updates without entering the owner.
 type topicRuntime struct {
-	dedup *xsync.MapOf[string, dedupEntry]
-	seq   atomic.Uint64
+	// mu serialises a FIFO topic's publishes from the deduplication check
+	// through delivery, so that a deduplication id is delivered once and
+	// queues receive messages in sequence-number order. It is held outside
+	// every owner, for one topic, while the (bounded) SQS deliveries run,
+	// as AWS's FIFO topics also deliver one message at a time.
+	mu sync.Mutex
+	// dedup holds the live deduplication ids; expiry lists them oldest
+	// first, so expiring is popping its head, not scanning dedup.
+	dedup  map[string]dedupEntry
+	expiry []dedupKey
+	seq    uint64
 }
 
 type dedupEntry struct {
@@ -368,6 +431,28 @@ type dedupEntry struct {
 	sequence  string
 }
 
+type dedupKey struct {
+	id string
+	at time.Time
+}
+
 func newTopicRuntime() *topicRuntime {
-	return &topicRuntime{dedup: xsync.NewMapOf[string, dedupEntry]()}
+	return &topicRuntime{dedup: map[string]dedupEntry{}}
+}
+
+// expire forgets the deduplication ids recorded dedupWindow or more
+// before now. Callers hold rt.mu.
+func (rt *topicRuntime) expire(now time.Time) {
+	n := 0
+	for n < len(rt.expiry) && now.Sub(rt.expiry[n].at) >= dedupWindow {
+		k := rt.expiry[n]
+		if e, ok := rt.dedup[k.id]; ok && e.at.Equal(k.at) {
+			delete(rt.dedup, k.id)
+		}
+		n++
+	}
+	if n > 0 {
+		clear(rt.expiry[:n])
+		rt.expiry = rt.expiry[n:]
+	}
 }
