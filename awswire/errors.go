@@ -57,20 +57,17 @@ var ownCodes = map[string]int{
 // The query protocol's common errors, which every query service (and SQS,
 // whose JSON clients read them from x-amzn-query-error) answers although
 // its model does not declare them. Handlers of SQS, SNS and SES return them
-// by these codes.
+// by these codes. commonCodes also knows the other common codes AWS
+// documents (InvalidParameterCombination, InvalidQueryParameter,
+// AccessDenied, OptInRequired, RequestExpired, Throttling), by name: no
+// handler answers them yet.
 const (
-	CodeInvalidAction               = "InvalidAction"
-	CodeMissingParameter            = "MissingParameter"
-	CodeInvalidParameterValueQuery  = "InvalidParameterValue"
-	CodeInvalidParameterCombination = "InvalidParameterCombination"
-	CodeMalformedQueryString        = "MalformedQueryString"
-	CodeInvalidQueryParameter       = "InvalidQueryParameter"
-	CodeValidationError             = "ValidationError"
-	CodeAccessDenied                = "AccessDenied"
-	CodeServiceUnavailableQuery     = "ServiceUnavailable"
-	CodeOptInRequired               = "OptInRequired"
-	CodeRequestExpired              = "RequestExpired"
-	CodeThrottling                  = "Throttling"
+	CodeInvalidAction              = "InvalidAction"
+	CodeMissingParameter           = "MissingParameter"
+	CodeInvalidParameterValueQuery = "InvalidParameterValue"
+	CodeMalformedQueryString       = "MalformedQueryString"
+	CodeValidationError            = "ValidationError"
+	CodeServiceUnavailableQuery    = "ServiceUnavailable"
 	// CodeNotImplementedQuery is the emulator's answer, in the query and
 	// JSON services' shape, to an operation it does not implement.
 	CodeNotImplementedQuery = "NotImplemented"
@@ -85,23 +82,23 @@ type commonCode struct {
 
 // commonCodes are the errors of query and JSON services no model declares.
 var commonCodes = map[string]commonCode{
-	CodeInvalidAction:               {400, "com.amazon.coral.service#UnknownOperationException"},
-	CodeMissingParameter:            {400, "com.amazon.coral.service#MissingRequiredParameterException"},
-	CodeInvalidParameterValueQuery:  {400, "com.amazon.coral.service#InvalidParameterValueException"},
-	CodeInvalidParameterCombination: {400, "com.amazon.coral.service#InvalidParameterCombinationException"},
-	CodeMalformedQueryString:        {404, "com.amazon.coral.service#MalformedQueryStringException"},
-	CodeInvalidQueryParameter:       {400, "com.amazon.coral.service#InvalidQueryParameterException"},
-	CodeValidationError:             {400, "com.amazon.coral.validate#ValidationException"},
-	CodeAccessDenied:                {403, "com.amazon.coral.service#AccessDeniedException"},
-	CodeInternalFailure:             {500, "com.amazon.coral.service#InternalFailure"},
-	CodeServiceUnavailableQuery:     {503, "com.amazon.coral.service#ServiceUnavailableException"},
-	CodeOptInRequired:               {403, "com.amazon.coral.service#OptInRequired"},
-	CodeRequestExpired:              {400, "com.amazon.coral.service#RequestExpired"},
-	CodeThrottling:                  {400, "com.amazon.coral.availability#ThrottlingException"},
-	CodeSerialization:               {400, "com.amazon.coral.service#SerializationException"},
-	CodeRequestEntityTooLarge:       {413, "com.amazon.coral.service#RequestEntityTooLargeException"},
-	CodeRequestTimeout:              {408, "com.amazon.coral.service#RequestTimeoutException"},
-	CodeNotImplementedQuery:         {501, "NotImplemented"},
+	CodeInvalidAction:              {400, "com.amazon.coral.service#UnknownOperationException"},
+	CodeMissingParameter:           {400, "com.amazon.coral.service#MissingRequiredParameterException"},
+	CodeInvalidParameterValueQuery: {400, "com.amazon.coral.service#InvalidParameterValueException"},
+	"InvalidParameterCombination":  {400, "com.amazon.coral.service#InvalidParameterCombinationException"},
+	CodeMalformedQueryString:       {404, "com.amazon.coral.service#MalformedQueryStringException"},
+	"InvalidQueryParameter":        {400, "com.amazon.coral.service#InvalidQueryParameterException"},
+	CodeValidationError:            {400, "com.amazon.coral.validate#ValidationException"},
+	"AccessDenied":                 {403, "com.amazon.coral.service#AccessDeniedException"},
+	CodeInternalFailure:            {500, "com.amazon.coral.service#InternalFailure"},
+	CodeServiceUnavailableQuery:    {503, "com.amazon.coral.service#ServiceUnavailableException"},
+	"OptInRequired":                {403, "com.amazon.coral.service#OptInRequired"},
+	"RequestExpired":               {400, "com.amazon.coral.service#RequestExpired"},
+	"Throttling":                   {400, "com.amazon.coral.availability#ThrottlingException"},
+	CodeSerialization:              {400, "com.amazon.coral.service#SerializationException"},
+	CodeRequestEntityTooLarge:      {413, "com.amazon.coral.service#RequestEntityTooLargeException"},
+	CodeRequestTimeout:             {408, "com.amazon.coral.service#RequestTimeoutException"},
+	CodeNotImplementedQuery:        {501, "NotImplemented"},
 }
 
 // rpc reports whether svc's operations are named in the request (query

@@ -590,8 +590,15 @@ func TestQueryServiceCodes(t *testing.T) {
 			`{"__type":"com.amazonaws.ses#MessageRejected","message":"m"}`, true},
 		{awswire.SES, awswire.CodeValidationError, 400, "ValidationError", "com.amazon.coral.validate#ValidationException",
 			`{"__type":"com.amazon.coral.validate#ValidationException","message":"m"}`, true},
-		{awswire.SES, awswire.CodeAccessDenied, 403, "AccessDenied", "com.amazon.coral.service#AccessDeniedException",
+		{awswire.SES, "AccessDenied", 403, "AccessDenied", "com.amazon.coral.service#AccessDeniedException",
 			`{"__type":"com.amazon.coral.service#AccessDeniedException","message":"m"}`, true},
+		// Common codes known by name only.
+		{awswire.SQS, "Throttling", 400, "Throttling", "com.amazon.coral.availability#ThrottlingException",
+			`{"__type":"com.amazon.coral.availability#ThrottlingException","message":"m"}`, true},
+		{awswire.SNS, "OptInRequired", 403, "OptInRequired", "com.amazon.coral.service#OptInRequired",
+			`{"__type":"com.amazon.coral.service#OptInRequired","message":"m"}`, true},
+		{awswire.SNS, "InvalidParameterCombination", 400, "InvalidParameterCombination", "com.amazon.coral.service#InvalidParameterCombinationException",
+			`{"__type":"com.amazon.coral.service#InvalidParameterCombinationException","message":"m"}`, true},
 		{awswire.SESv2, "NotFoundException", 404, "NotFoundException", "com.amazonaws.sesv2#NotFoundException",
 			`{"message":"m"}`, true},
 	} {

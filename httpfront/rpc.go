@@ -229,7 +229,7 @@ func (s *Server) serveRPC(ctx *fasthttp.RequestCtx, r rpcRequest, path []byte) {
 	c.Op = r.op
 	c.Scope = s.scope(ctx)
 	c.Protocol = r.proto
-	c.Path = b2s(path)
+	c.Path = string(path) // handlers keep it (a QueueUrl) past the request
 	c.Form = r.form
 	if err := h(c); err != nil {
 		awsrpc.WriteError(c, err, s.log)

@@ -3,6 +3,7 @@ package httpfront_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -73,6 +74,9 @@ type queryFake struct {
 	mu   sync.Mutex
 	seen []any
 	path string
+	// paths are every SendMessage's Path as the handler got it: a handler
+	// may keep it (as a QueueUrl) past the request.
+	paths []string
 }
 
 func (f *queryFake) note(v any) {
@@ -173,6 +177,7 @@ func startQueryFake(t *testing.T) *queryFake {
 			}
 			f.mu.Lock()
 			f.path = strings.Clone(c.Path)
+			f.paths = append(f.paths, c.Path)
 			f.mu.Unlock()
 			return c.Reply(&struct {
 				MessageID string `json:"MessageId"`
@@ -312,6 +317,7 @@ func TestRPCQuerySQS(t *testing.T) {
 		{"non-numeric", "Action=SendMessage&Version=2012-11-05&MessageBody=x&DelaySeconds=soon", "InvalidParameterValue"},
 		{"malformed-escape", "Action=SendMessage&Version=2012-11-05&MessageBody=%G1", "MalformedQueryString"},
 		{"unknown-action", "Action=SendMessages&Version=2012-11-05", "InvalidAction"},
+		{"long-dotted-name", "Action=SendMessage&Version=2012-11-05&MessageBody=x&" + strings.Repeat("a.", 200_000) + "a=1", "InvalidParameterValue"},
 	} {
 		t.Run("bad="+tc.name, func(t *testing.T) {
 			r := rawDo(t, "POST", f.url+"/", tc.body, "Content-Type", formType)
@@ -319,6 +325,20 @@ func TestRPCQuerySQS(t *testing.T) {
 				t.Fatalf("%d %s", r.status, r.body)
 			}
 		})
+	}
+	// The Path a handler kept is not overwritten by later requests on the
+	// same connection.
+	for _, q := range []string{"first-queue", "second-q-xx", "third-queue"} {
+		if r := rawDo(t, "POST", f.url+"/000000000000/"+q, "Action=SendMessage&Version=2012-11-05&MessageBody=x",
+			"Content-Type", formType); r.status != 200 {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+	}
+	f.mu.Lock()
+	kept := slices.Clone(f.paths[len(f.paths)-3:])
+	f.mu.Unlock()
+	if want := []string{"/000000000000/first-queue", "/000000000000/second-q-xx", "/000000000000/third-queue"}; !slices.Equal(kept, want) {
+		t.Errorf("kept paths %q, want %q", kept, want)
 	}
 	// A body that is not a form, signed for SQS without a target.
 	r = rawDo(t, "POST", f.url+"/", "\x00\x01garbage", "Content-Type", formType,

@@ -170,6 +170,7 @@ func parseTemplateData(a API, data string, render bool) (map[string]any, error) 
 func render(c TemplateContent, vars map[string]any) (out TemplateContent, missing string) {
 	parts := [3]*string{&c.Subject, &c.Text, &c.HTML}
 	dst := [3]*string{&out.Subject, &out.Text, &out.HTML}
+	written := 0
 	for i, p := range parts {
 		nodes, err := parseTemplate(*p)
 		if err != nil {
@@ -177,12 +178,25 @@ func render(c TemplateContent, vars map[string]any) (out TemplateContent, missin
 			*dst[i] = *p
 			continue
 		}
-		r := renderer{missing: missing}
+		r := renderer{missing: missing, written: written}
 		r.nodes(nodes, &renderScope{value: vars}, true)
-		*dst[i], missing = r.b.String(), r.missing
+		*dst[i], missing, written = r.b.String(), r.missing, r.written
+		if r.tooLarge {
+			return out, renderTooLarge
+		}
 	}
 	return out, missing
 }
+
+// maxRenderedBytes bounds a rendered message's three parts together: v1's
+// largest message (v2's is 40 MB, but the emulator's requests are 10 MB by
+// default). A few tags over large data would otherwise write without end
+// ({{#each a}}{{../s}}{{/each}}).
+const maxRenderedBytes = 10 << 20
+
+// renderTooLarge is render's missing when the output passes
+// maxRenderedBytes: a rendering failure, as a missing variable is.
+const renderTooLarge = "(the rendered message is larger than 10485760 bytes)"
 
 // renderScope is one context of a render: the value `this` names, the @
 // variables of an each iteration, and the enclosing scope.
@@ -197,13 +211,27 @@ type renderer struct {
 	missing string
 	// steps bounds the work of one render (each over large data).
 	steps int
+	// written counts the bytes of the parts rendered so far; past
+	// maxRenderedBytes the render stops, tooLarge.
+	written  int
+	tooLarge bool
+}
+
+// write appends s unless that passes maxRenderedBytes.
+func (r *renderer) write(s string) {
+	if r.written+len(s) > maxRenderedBytes {
+		r.tooLarge = true
+		return
+	}
+	r.written += len(s)
+	r.b.WriteString(s)
 }
 
 const maxRenderSteps = 1 << 20
 
 func (r *renderer) nodes(nodes []node, sc *renderScope, top bool) {
 	for _, n := range nodes {
-		if r.steps++; r.steps > maxRenderSteps {
+		if r.steps++; r.steps > maxRenderSteps || r.tooLarge {
 			return
 		}
 		switch {
@@ -233,9 +261,9 @@ func (r *renderer) nodes(nodes []node, sc *renderScope, top bool) {
 				}
 				continue
 			}
-			r.b.WriteString(text(v))
+			r.write(text(v))
 		default:
-			r.b.WriteString(n.text)
+			r.write(n.text)
 		}
 	}
 }
@@ -247,6 +275,9 @@ func (r *renderer) each(n node, v any, sc *renderScope) {
 			r.nodes(n.alt, sc, false)
 		}
 		for i, item := range x {
+			if r.tooLarge {
+				return
+			}
 			r.nodes(n.body, &renderScope{value: item, parent: sc, at: map[string]any{
 				"index": json.Number(strconv.Itoa(i)), "first": i == 0, "last": i == len(x)-1}}, false)
 		}
@@ -260,6 +291,9 @@ func (r *renderer) each(n node, v any, sc *renderScope) {
 		}
 		slices.Sort(keys)
 		for i, k := range keys {
+			if r.tooLarge {
+				return
+			}
 			r.nodes(n.body, &renderScope{value: x[k], parent: sc, at: map[string]any{
 				"key": k, "index": json.Number(strconv.Itoa(i)), "first": i == 0, "last": i == len(keys)-1}}, false)
 		}

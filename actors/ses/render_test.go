@@ -1,6 +1,9 @@
 package ses
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRender(t *testing.T) {
 	vars, err := parseTemplateData(V1, `{"name":"Ann","n":3,"ok":true,"nil":null,"zero":0,"empty":[],"a":{"b":{"c":"deep"}},"list":[1,2],`+
@@ -66,4 +69,33 @@ func FuzzRender(f *testing.F) {
 		}
 		render(TemplateContent{Subject: tpl, Text: tpl, HTML: tpl}, vars)
 	})
+}
+
+// The rendered output is bounded in bytes, not only in nodes: a small
+// template over large data that would write 100 GB stops at the bound and
+// is a rendering failure.
+func TestRenderOutputBound(t *testing.T) {
+	data := `{"s":"` + strings.Repeat("x", 1<<20) + `","a":[` + strings.Repeat("0,", 100_000) + `0]}`
+	vars, err := parseTemplateData(V1, data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, missing := render(TemplateContent{Subject: "s", Text: "{{#each a}}{{../s}}{{/each}}", HTML: "<p>{{s}}</p>"}, vars)
+	if missing != renderTooLarge {
+		t.Fatalf("missing %q, want %q", missing, renderTooLarge)
+	}
+	if n := len(got.Subject) + len(got.Text) + len(got.HTML); n > maxRenderedBytes {
+		t.Fatalf("rendered %d bytes, more than %d", n, maxRenderedBytes)
+	}
+	// The bound is on the three parts together.
+	_, missing = render(TemplateContent{Subject: "{{#each a}}{{#if @first}}{{../s}}{{/if}}{{/each}}",
+		Text: strings.Repeat("{{s}}", 6), HTML: strings.Repeat("{{s}}", 6)}, vars)
+	if missing != renderTooLarge {
+		t.Fatalf("three parts of 13 MB: missing %q", missing)
+	}
+	// Up to the bound, a large rendering is whole.
+	got, missing = render(TemplateContent{Text: strings.Repeat("{{s}}", 9)}, vars)
+	if missing != "" || len(got.Text) != 9<<20 {
+		t.Fatalf("9 MB: missing %q, %d bytes", missing, len(got.Text))
+	}
 }

@@ -26,9 +26,23 @@ import (
 // contentTypeXML is the query protocol's content type.
 const contentTypeXML = "text/xml"
 
+var dot = []byte{'.'}
+
 // maxIndex bounds a list's or map's index in a form: no query operation
 // takes more than 1000 entries.
 const maxIndex = 1000
+
+// A form's names are model member paths: none is longer than maxKeyLen
+// or has more than maxKeyDots dots (the deepest, SNS's
+// PublishBatchRequestEntries.member.N.MessageAttributes.entry.N.Value.StringValue,
+// has 8), and no request sends more than maxParams parameters. A name past
+// these bounds is refused before its prefixes are recorded, which costs
+// time quadratic in the name's length.
+const (
+	maxKeyLen  = 512
+	maxKeyDots = 16
+	maxParams  = 10_000
+)
 
 // appendText writes s escaped as XML text; characters XML cannot carry
 // become U+FFFD.
@@ -59,14 +73,21 @@ func (c *Call) invalid(key, value, reason string) *awswire.Error {
 		"1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: %s", value, key, reason)
 }
 
-// readForm copies the form's parameters and checks every index in their
-// names: a whole number from 1 to maxIndex.
+// readForm copies the form's parameters and checks their names: within
+// the bounds above, and every index a whole number from 1 to maxIndex.
 func (c *Call) readForm() (*form, error) {
 	f := &form{vals: map[string]string{}, present: map[string]bool{}}
 	if c.Form == nil {
 		return f, nil
 	}
+	if n := c.Form.Len(); n > maxParams {
+		return nil, c.invalid("(the form)", strconv.Itoa(n)+" parameters", fmt.Sprintf("a request has at most %d parameters", maxParams))
+	}
 	for k, v := range c.Form.All() {
+		if len(k) > maxKeyLen || bytes.Count(k, dot) > maxKeyDots {
+			return nil, c.invalid(string(k[:min(len(k), 256)]), string(v),
+				fmt.Sprintf("the parameter name is not a member path: longer than %d characters or with more than %d dots", maxKeyLen, maxKeyDots))
+		}
 		key := string(k)
 		f.vals[key] = string(v)
 		start := 0

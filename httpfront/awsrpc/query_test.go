@@ -378,3 +378,57 @@ func TestQueryError(t *testing.T) {
 		})
 	}
 }
+
+// A form whose names no model member path could have is refused before it
+// is read: a name longer than any path or with more dots than any path
+// has, or more parameters than any request sends. Without the bounds, one
+// long dotted name costs time quadratic in its length.
+func TestQueryDecodeFormBounds(t *testing.T) {
+	var many strings.Builder
+	many.WriteString("QueueNamePrefix=q")
+	for i := range 10_001 {
+		many.WriteString("&p")
+		many.WriteString(strings.Repeat("x", i%7))
+		many.WriteString("=1")
+	}
+	for _, tc := range []struct {
+		name string
+		svc  awswire.Service
+		form string
+		code string
+	}{
+		{"sqs/long-dotted-name", awswire.SQS, "QueueNamePrefix=q&" + strings.Repeat("a.", 100_000) + "a=1", "InvalidParameterValue"},
+		{"sqs/long-name", awswire.SQS, "QueueNamePrefix=q&" + strings.Repeat("a", 513) + "=1", "InvalidParameterValue"},
+		{"sqs/many-dots", awswire.SQS, "QueueNamePrefix=q&" + strings.Repeat("a.", 17) + "a=1", "InvalidParameterValue"},
+		{"sns/long-dotted-name", awswire.SNS, "NextToken=t&" + strings.Repeat("a.", 100_000) + "a=1", "ValidationError"},
+		{"sqs/many-parameters", awswire.SQS, many.String(), "InvalidParameterValue"},
+	} {
+		t.Run("case="+tc.name, func(t *testing.T) {
+			op := "ListQueues"
+			if tc.svc == awswire.SNS {
+				op = "ListTopics"
+			}
+			var in map[string]any
+			err := queryCall(tc.svc, op, tc.form).Decode(&in)
+			var we *awswire.Error
+			if !errors.As(err, &we) || we.Code != tc.code || we.Status != 400 {
+				t.Fatalf("got %v, want %s 400", err, tc.code)
+			}
+			if len(we.Message) > 1024 {
+				t.Errorf("message of %d bytes repeats the name", len(we.Message))
+			}
+		})
+	}
+	// The deepest paths the models have still decode.
+	var in sqsSendMessageBatchInput
+	form := "QueueUrl=u&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=b" +
+		"&SendMessageBatchRequestEntry.1.MessageAttribute.1.Name=n" +
+		"&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.DataType=String" +
+		"&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringListValue.1000=v"
+	if err := queryCall(awswire.SQS, "SendMessageBatch", form).Decode(&in); err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Entries) != 1 || in.Entries[0].MessageAttributes["n"].DataType != "String" {
+		t.Fatalf("got %+v", in)
+	}
+}
