@@ -202,8 +202,12 @@ func (s *Service) Send(sc awswire.Scope, a API, m Message) (string, error) {
 	e.ID, e.Timestamp = MessageID(now.UnixMilli()), now.UTC()
 	s.scopes.Get(sc).sent.add(now)
 	if missing != "" {
+		reason := "missing"
+		if missing == renderTooLarge {
+			reason, missing = "tooLarge", ""
+		}
 		s.log.Warn("templated email not delivered: rendering failure", "messageId", e.ID, "template", m.Template,
-			"missing", missing, "account", sc.Account, "region", sc.Region)
+			"reason", reason, "missing", missing, "account", sc.Account, "region", sc.Region)
 		return e.ID, nil
 	}
 	if s.opts.Inbox != nil {

@@ -157,6 +157,17 @@ func TestTemplates(t *testing.T) {
 	}
 	_, err = s.TestRender(scope, V1, "t3", `{}`)
 	wantCode(t, err, codeMissingRendering, "Attribute 'name' is not present in the rendering data.")
+
+	// A rendering that would pass the bound is refused as too large, not
+	// as a missing attribute.
+	if _, err := s.CreateTemplate(scope, V1, "loop", TemplateContent{Subject: "s", Text: "{{#each a}}{{../s}}{{/each}}"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := `{"s":"` + strings.Repeat("x", 1<<20) + `","a":[` + strings.Repeat("0,", 20) + `0]}`
+	_, err = s.TestRender(scope, V1, "loop", data)
+	wantCode(t, err, awswire.CodeInvalidParameterValueQuery, "The rendered message is larger than 10485760 bytes.")
+	_, err = s.TestRender(scope, V2, "loop", data)
+	wantCode(t, err, codeBadRequest, "The rendered message is larger than 10485760 bytes.")
 }
 
 func TestSend(t *testing.T) {

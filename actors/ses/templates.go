@@ -140,6 +140,13 @@ func (s *Service) TestRender(sc awswire.Scope, a API, name, data string) (string
 		return "", err
 	}
 	r, missing := render(TemplateContent{t.Subject, t.Text, t.HTML}, vars)
+	if missing == renderTooLarge {
+		if a == V2 {
+			return "", V2.Invalid("The rendered message is larger than %d bytes.", maxRenderedBytes)
+		}
+		return "", awswire.Errorf(awswire.SES, awswire.CodeInvalidParameterValueQuery,
+			"The rendered message is larger than %d bytes.", maxRenderedBytes)
+	}
 	if missing != "" {
 		if a == V2 {
 			return "", V2.Invalid("Attribute '%s' is not present in the rendering data.", missing)
