@@ -95,6 +95,22 @@ type waiter struct {
 	state atomic.Int32
 	ch    chan []Received
 	req   receiveRequest
+	// deadline (unix ns, the service's clock) is when the caller stops
+	// waiting; the owner never serves a waiter past it.
+	deadline int64
+}
+
+// live reports whether wt may still be served at now; an expired waiter
+// is marked abandoned so that its caller gets nothing from it.
+func (wt *waiter) live(now int64) bool {
+	if wt.state.Load() != waiting {
+		return false
+	}
+	if now >= wt.deadline {
+		wt.state.CompareAndSwap(waiting, abandoned)
+		return false
+	}
+	return true
 }
 
 func (rt *ownerState) rebuild(q *Queue) {
@@ -413,7 +429,7 @@ func (w *work) serveWaiters() {
 	rt := w.rt
 	for len(rt.waiters) > 0 && w.q.Visible > 0 {
 		wt := rt.waiters[0]
-		if wt.state.Load() != waiting {
+		if !wt.live(w.now) {
 			rt.waiters = rt.waiters[1:]
 			continue
 		}
@@ -431,17 +447,17 @@ func (w *work) serveWaiters() {
 	}
 }
 
-// addWaiter registers a receive that found nothing, dropping those whose
-// callers gave up.
-func (w *work) addWaiter(req receiveRequest) *waiter {
+// addWaiter registers a receive that found nothing, waiting until
+// deadline, dropping those whose callers gave up or whose deadline passed.
+func (w *work) addWaiter(req receiveRequest, deadline int64) *waiter {
 	kept := w.rt.waiters[:0]
 	for _, x := range w.rt.waiters {
-		if x.state.Load() == waiting {
+		if x.live(w.now) {
 			kept = append(kept, x)
 		}
 	}
 	clear(w.rt.waiters[len(kept):])
-	wt := &waiter{ch: make(chan []Received, 1), req: req}
+	wt := &waiter{ch: make(chan []Received, 1), req: req, deadline: deadline}
 	w.rt.waiters = append(kept, wt)
 	return wt
 }

@@ -176,6 +176,9 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 		}
 		req.attemptID = in.ReceiveRequestAttemptId
 	}
+	// The deadline is fixed before the Ask: a waiter the owner registers
+	// after the caller gave up (the Ask timed out) is already expired.
+	deadline := s.clock().Add(time.Duration(wait) * time.Second).UnixNano()
 	v, err := s.update(e, func(w *work) (any, error) {
 		if req.attemptID != "" {
 			if a, ok := w.rt.attempts[req.attemptID]; ok {
@@ -183,10 +186,10 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 			}
 		}
 		got, _ := w.receive(req, nil)
-		if len(got) > 0 || wait == 0 {
+		if len(got) > 0 || w.now >= deadline {
 			return receiveReply{msgs: got}, nil
 		}
-		return receiveReply{waiter: w.addWaiter(req)}, nil
+		return receiveReply{waiter: w.addWaiter(req, deadline)}, nil
 	})
 	if err != nil {
 		return nil, err
@@ -195,7 +198,7 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 	if r.waiter == nil {
 		return r.msgs, nil
 	}
-	return r.waiter.wait(ctx, time.Duration(wait)*time.Second), nil
+	return r.waiter.wait(ctx, time.Duration(deadline-s.clock().UnixNano())), nil
 }
 
 // wait waits for the owner to serve the waiter, at most d or until ctx is

@@ -473,3 +473,26 @@ func BenchmarkQueuedMessage(b *testing.B) {
 	q, _ := s.snapshot(sc, "depth")
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(q.Messages.Len()), "heapB/msg")
 }
+
+// A waiter the owner registers after its caller gave up (its Ask timed out
+// while the owner was busy) must not take messages nobody will read.
+func TestExpiredWaiterIsNotServed(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "orphan", nil)
+	e, _, err := s.resolve(sc, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := s.clock().Add(30 * time.Millisecond).UnixNano()
+	if _, err := s.update(e, func(w *work) (any, error) {
+		return w.addWaiter(receiveRequest{max: 10, visibility: 30}, deadline), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	send(t, s, url, "for a live caller")
+	got := receive(t, s, url, 10)
+	if len(got) != 1 || got[0].Attributes["ApproximateReceiveCount"] != "1" {
+		t.Fatalf("message taken by an expired waiter: %+v", got)
+	}
+}
