@@ -504,7 +504,8 @@ type Delivery struct {
 }
 
 // Deliver puts a message on the queue with ARN queueARN (any account and
-// region of this emulator) as SNS does.
+// region of this emulator) as SNS does: body and attributes up to 1 MiB,
+// whatever the queue's MaximumMessageSize.
 func (s *Service) Deliver(ctx context.Context, queueARN string, d Delivery) error {
 	sc, name, ok := parseQueueARN(queueARN)
 	if !ok {
@@ -523,7 +524,9 @@ func (s *Service) Deliver(ctx context.Context, queueARN string, d Delivery) erro
 	if !q.FIFO {
 		in.MessageDeduplicationId = ""
 	}
-	o, err := prepare(q, in)
+	// SNS's envelope makes a 256 KiB publish larger than 256 KiB; AWS
+	// delivers it (SQS takes 1 MiB), whatever MaximumMessageSize says.
+	o, err := prepare(q, in, deliveryMaxSize)
 	if err != nil {
 		return err
 	}

@@ -496,3 +496,21 @@ func TestExpiredWaiterIsNotServed(t *testing.T) {
 		t.Fatalf("message taken by an expired waiter: %+v", got)
 	}
 }
+
+// SNS's envelope around a 256 KiB publish exceeds 256 KiB: a delivery may
+// be up to 1 MiB whatever MaximumMessageSize says; SendMessage keeps it.
+func TestDeliverAllowsOneMiB(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "big", map[string]string{"MaximumMessageSize": "1024"})
+	arn := "arn:aws:sqs:us-east-1:000000000000:big"
+	body := strings.Repeat("x", 300*1024)
+	if err := s.Deliver(context.Background(), arn, Delivery{Body: body}); err != nil {
+		t.Fatalf("deliver 300 KiB: %v", err)
+	}
+	if got := receive(t, s, url, 1); len(got) != 1 || len(got[0].Body) != len(body) {
+		t.Fatalf("delivered %d messages", len(got))
+	}
+	wantCode(t, s.Deliver(context.Background(), arn, Delivery{Body: strings.Repeat("x", 1<<20+1)}), "InvalidParameterValue")
+	_, err := s.SendMessage(sc, &SendMessageInput{QueueUrl: url, MessageBody: strings.Repeat("x", 1025)})
+	wantCode(t, err, "InvalidParameterValue")
+}
