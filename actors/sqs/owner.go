@@ -334,38 +334,27 @@ const (
 // receive takes up to req.max available messages: in send order, a FIFO
 // queue's groups blocked while one of their messages is in flight; each
 // goes in flight with a new receipt handle, or to the dead-letter queue
-// when it was received maxReceiveCount times already. claim, when set, is
-// called once messages were found, and a false return leaves them.
+// when it was received maxReceiveCount times already (then the receive
+// looks again: a receive whose candidates all moved found nothing). claim,
+// when set, is called once messages were found, and a false return leaves
+// them.
 func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) {
 	var cands []*Message
-	if w.q.FIFO {
-		blocked := map[string]bool{}
-		for _, m := range w.q.Messages.All() {
-			if m.State != stateVisible {
-				blocked[m.extra().Group] = true
-				continue
-			}
-			if blocked[m.extra().Group] {
-				continue
-			}
-			cands = append(cands, m)
-			if len(cands) == req.max {
-				break
-			}
+	for len(cands) == 0 {
+		found := w.candidates(req.max)
+		if len(found) == 0 {
+			return nil, receivedNone
 		}
-	} else {
-		for len(cands) < req.max && len(w.rt.ready) > 0 {
-			seq := w.rt.ready.pop()
-			w.rtChanged = true
-			m, ok := w.get(seq)
-			if !ok || m.State != stateVisible || containsMsg(cands, m) {
-				continue
+		for _, m := range found {
+			if c := w.q.conf; c.maxReceive > 0 && int(m.Receives) >= c.maxReceive {
+				if _, _, ok := w.s.deadLetterQueue(c.deadLetterARN); ok {
+					w.remove(m)
+					w.moves = append(w.moves, m)
+					continue
+				}
 			}
 			cands = append(cands, m)
 		}
-	}
-	if len(cands) == 0 {
-		return nil, receivedNone
 	}
 	if claim != nil && !claim() {
 		if !w.q.FIFO {
@@ -378,13 +367,6 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 	out := make([]Received, 0, len(cands))
 	nowMs := w.now / int64(time.Millisecond)
 	for _, m := range cands {
-		if c := w.q.conf; c.maxReceive > 0 && int(m.Receives) >= c.maxReceive {
-			if _, _, ok := w.s.deadLetterQueue(c.deadLetterARN); ok {
-				w.remove(m)
-				w.moves = append(w.moves, m)
-				continue
-			}
-		}
 		nm := *m
 		nm.State = stateInflight
 		nm.Receives++
@@ -412,6 +394,39 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 		w.rt.attempts[req.attemptID] = a
 	}
 	return out, receivedSome
+}
+
+// candidates are up to limit visible messages a receive may take, in send
+// order, a FIFO queue's groups with a message in flight left out.
+func (w *work) candidates(limit int) []*Message {
+	var cands []*Message
+	if w.q.FIFO {
+		blocked := map[string]bool{}
+		for _, m := range w.q.Messages.All() {
+			if m.State != stateVisible {
+				blocked[m.extra().Group] = true
+				continue
+			}
+			if blocked[m.extra().Group] {
+				continue
+			}
+			cands = append(cands, m)
+			if len(cands) == limit {
+				break
+			}
+		}
+		return cands
+	}
+	for len(cands) < limit && len(w.rt.ready) > 0 {
+		seq := w.rt.ready.pop()
+		w.rtChanged = true
+		m, ok := w.get(seq)
+		if !ok || m.State != stateVisible || containsMsg(cands, m) {
+			continue
+		}
+		cands = append(cands, m)
+	}
+	return cands
 }
 
 func containsMsg(ms []*Message, m *Message) bool {

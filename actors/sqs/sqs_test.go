@@ -514,3 +514,52 @@ func TestDeliverAllowsOneMiB(t *testing.T) {
 	_, err := s.SendMessage(sc, &SendMessageInput{QueueUrl: url, MessageBody: strings.Repeat("x", 1025)})
 	wantCode(t, err, "InvalidParameterValue")
 }
+
+// A long poll whose only candidate moves to the dead-letter queue keeps
+// waiting: it gets the next message, not an early empty answer.
+func TestLongPollKeepsWaitingWhenCandidatesMoveToDLQ(t *testing.T) {
+	s := newService(t)
+	mustCreate(t, s, "dlq3", nil)
+	url := mustCreate(t, s, "src3", map[string]string{
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq3","maxReceiveCount":"1"}`})
+	send(t, s, url, "poison")
+	if got := receive(t, s, url, 1, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(1) }); len(got) != 1 {
+		t.Fatalf("first receive: %+v", got)
+	}
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		send(t, s, url, "good")
+	}()
+	got := receive(t, s, url, 1, func(in *ReceiveMessageInput) { in.WaitTimeSeconds = i32(4) })
+	if len(got) != 1 || got[0].Body != "good" {
+		t.Fatalf("long poll got %+v", got)
+	}
+}
+
+// A retried FIFO receive returns the first attempt's messages even when
+// some of its candidates moved to the dead-letter queue.
+func TestFIFORetriedReceiveAfterDLQMove(t *testing.T) {
+	s := newService(t)
+	mustCreate(t, s, "dlq2.fifo", map[string]string{"FifoQueue": "true"})
+	url := mustCreate(t, s, "src2.fifo", map[string]string{"FifoQueue": "true",
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq2.fifo","maxReceiveCount":"1"}`})
+	for _, g := range []string{"a", "b"} {
+		send(t, s, url, g, func(in *SendMessageInput) { in.MessageGroupId = g; in.MessageDeduplicationId = g })
+	}
+	first := receive(t, s, url, 1)
+	if len(first) != 1 || first[0].Body != "a" {
+		t.Fatalf("first receive: %+v", first)
+	}
+	if err := s.ChangeMessageVisibility(sc, url, first[0].ReceiptHandle, 0); err != nil {
+		t.Fatal(err)
+	}
+	attempt := func(in *ReceiveMessageInput) { in.ReceiveRequestAttemptId = "try-1" }
+	got := receive(t, s, url, 10, attempt)
+	if len(got) != 1 || got[0].Body != "b" {
+		t.Fatalf("receive: %+v", got)
+	}
+	again := receive(t, s, url, 10, attempt)
+	if len(again) != 1 || again[0].ReceiptHandle != got[0].ReceiptHandle {
+		t.Fatalf("retried receive: %+v, want %+v", again, got)
+	}
+}
