@@ -365,6 +365,7 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 		return nil, receivedClaimFailed
 	}
 	out := make([]Received, 0, len(cands))
+	var a attempt // the messages and handles, index for index, a retry repeats
 	nowMs := w.now / int64(time.Millisecond)
 	for _, m := range cands {
 		nm := *m
@@ -379,15 +380,13 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 		w.rt.deadlines.push(deadline{nm.VisibleAt, nm.Seq})
 		w.rtChanged = true
 		out = append(out, received(w.q, &nm, req.system, req.user))
+		if req.attemptID != "" {
+			a.seqs = append(a.seqs, nm.Seq)
+			a.handles = append(a.handles, nm.Handle)
+		}
 	}
 	if req.attemptID != "" && len(out) > 0 {
-		a := attempt{expires: w.now + dedupInterval*int64(time.Second)}
-		for _, r := range out {
-			a.handles = append(a.handles, r.ReceiptHandle)
-		}
-		for _, m := range cands {
-			a.seqs = append(a.seqs, m.Seq)
-		}
+		a.expires = w.now + dedupInterval*int64(time.Second)
 		if w.rt.attempts == nil {
 			w.rt.attempts = map[string]attempt{}
 		}
