@@ -70,6 +70,8 @@ type ownerState struct {
 	attempts  map[string]attempt
 	dirty     bool
 	tick      actors.Mutation[Queue]
+	// closed: the queue is going away (a reset); no more waiters or timer.
+	closed bool
 }
 
 type dedupExpiry struct {
@@ -133,9 +135,10 @@ func (rt *ownerState) rebuild(q *Queue) {
 	rt.dirty = false
 }
 
-// close answers every waiter empty and stops the timer, once the owner
-// has ended.
+// close answers every waiter empty and stops the timer, in the owner or
+// once it has ended.
 func (rt *ownerState) close() {
+	rt.closed = true
 	rt.timer.Stop()
 	for _, w := range rt.waiters {
 		if w.state.CompareAndSwap(waiting, served) {
@@ -299,6 +302,9 @@ func (w *work) advance() {
 // arm sets the timer to the next deadline: the first delay or visibility
 // timeout to end, or the oldest message's retention.
 func (w *work) arm() {
+	if w.rt.closed {
+		return
+	}
 	next := int64(0)
 	if len(w.rt.deadlines) > 0 {
 		next = w.rt.deadlines[0].at

@@ -186,7 +186,7 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 			}
 		}
 		got, _ := w.receive(req, nil)
-		if len(got) > 0 || w.now >= deadline {
+		if len(got) > 0 || w.now >= deadline || w.rt.closed {
 			return receiveReply{msgs: got}, nil
 		}
 		return receiveReply{waiter: w.addWaiter(req, deadline)}, nil

@@ -563,3 +563,27 @@ func TestFIFORetriedReceiveAfterDLQMove(t *testing.T) {
 		t.Fatalf("retried receive: %+v, want %+v", again, got)
 	}
 }
+
+// Detach answers waiting long polls empty at once, from inside the owners.
+func TestDetachAnswersLongPolls(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "detached", nil)
+	done := make(chan time.Duration, 3)
+	for range 3 {
+		go func() {
+			start := time.Now()
+			got, err := s.ReceiveMessage(context.Background(), sc, &ReceiveMessageInput{QueueUrl: url, WaitTimeSeconds: i32(10)})
+			if err != nil || len(got) != 0 {
+				t.Errorf("long poll: %+v %v", got, err)
+			}
+			done <- time.Since(start)
+		}()
+	}
+	time.Sleep(100 * time.Millisecond)
+	s.Detach()
+	for range 3 {
+		if d := <-done; d > 3*time.Second {
+			t.Fatalf("long poll answered after %v", d)
+		}
+	}
+}
