@@ -65,11 +65,15 @@ type ownerState struct {
 	timer     *actors.Timer[Queue]
 	deadlines deadlineHeap // inflight and delayed messages by VisibleAt
 	ready     seqHeap      // visible messages of a standard queue
-	waiters   []*waiter
-	dedup     []dedupExpiry // in expiry order
-	attempts  map[string]attempt
-	dirty     bool
-	tick      actors.Mutation[Queue]
+	// early: messages sent before a message ahead of them in sequence order
+	// (moved in from another queue, keeping their send time), by Sent (unix
+	// ms): the in-order retention scan stops before them.
+	early    deadlineHeap
+	waiters  []*waiter
+	dedup    []dedupExpiry // in expiry order
+	attempts map[string]attempt
+	dirty    bool
+	tick     actors.Mutation[Queue]
 	// closed: the queue is going away (a reset); no more waiters or timer.
 	closed bool
 }
@@ -118,7 +122,13 @@ func (wt *waiter) live(now int64) bool {
 func (rt *ownerState) rebuild(q *Queue) {
 	rt.deadlines = rt.deadlines[:0]
 	rt.ready = rt.ready[:0]
+	rt.early = rt.early[:0]
+	var latest int64 // the latest Sent so far in sequence order
 	for _, m := range q.Messages.All() {
+		if m.Sent < latest {
+			rt.early.push(deadline{m.Sent, m.Seq})
+		}
+		latest = max(latest, m.Sent)
 		switch {
 		case m.State != stateVisible:
 			rt.deadlines.push(deadline{m.VisibleAt, m.Seq})
@@ -283,6 +293,13 @@ func (w *work) advance() {
 			}
 			w.remove(m)
 		}
+		for len(rt.early) > 0 && rt.early[0].at <= cutoff {
+			d := rt.early.pop()
+			w.rtChanged = true
+			if m, ok := w.get(d.seq); ok && m.Sent == d.at {
+				w.remove(m)
+			}
+		}
 	}
 	for len(rt.dedup) > 0 && rt.dedup[0].at <= w.now {
 		e := rt.dedup[0]
@@ -300,7 +317,8 @@ func (w *work) advance() {
 }
 
 // arm sets the timer to the next deadline: the first delay or visibility
-// timeout to end, or the oldest message's retention.
+// timeout to end, or the retention of the first message or of the
+// earliest sent one moved in.
 func (w *work) arm() {
 	if w.rt.closed {
 		return
@@ -309,12 +327,18 @@ func (w *work) arm() {
 	if len(w.rt.deadlines) > 0 {
 		next = w.rt.deadlines[0].at
 	}
-	for _, m := range w.q.Messages.All() {
-		at := (m.Sent + int64(w.q.conf.retention)*1000) * int64(time.Millisecond)
+	retention := func(sent int64) {
+		at := (sent + int64(w.q.conf.retention)*1000) * int64(time.Millisecond)
 		if next == 0 || at < next {
 			next = at
 		}
+	}
+	for _, m := range w.q.Messages.All() {
+		retention(m.Sent)
 		break
+	}
+	if len(w.rt.early) > 0 {
+		retention(w.rt.early[0].at)
 	}
 	if next != 0 {
 		w.rt.timer.At(time.Unix(0, next))

@@ -363,6 +363,9 @@ func (s *Service) transfer(arn string, msgs []*Message, dlqSource string, fresh 
 				nm.Receives, nm.FirstReceive = 0, 0
 			}
 			w.place(&nm, 0)
+			// It keeps its send time behind newer messages: its retention
+			// is tracked apart.
+			w.rt.early.push(deadline{nm.Sent, nm.Seq})
 		}
 		return w.change(nil), nil
 	})

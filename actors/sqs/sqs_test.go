@@ -587,3 +587,38 @@ func TestDetachAnswersLongPolls(t *testing.T) {
 		}
 	}
 }
+
+// A message moved to a dead-letter queue keeps its send time but comes
+// after newer messages: it still expires at the end of its retention.
+func TestMovedMessageExpiresBehindNewerOnes(t *testing.T) {
+	s := newService(t)
+	var offset atomic.Int64
+	s.clock = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	dlq := mustCreate(t, s, "old-dlq", map[string]string{"MessageRetentionPeriod": "60"})
+	url := mustCreate(t, s, "old-src", map[string]string{
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:old-dlq","maxReceiveCount":"1"}`})
+	send(t, s, url, "old")
+	if got := receive(t, s, url, 1, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(0) }); len(got) != 1 {
+		t.Fatalf("first receive: %+v", got)
+	}
+	offset.Store(int64(50 * time.Second))
+	send(t, s, dlq, "new")
+	if got := receive(t, s, url, 1); len(got) != 0 {
+		t.Fatalf("second receive should move the message: %+v", got)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if q, _ := s.snapshot(sc, "old-dlq"); q.Messages.Len() == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the message did not reach the dead-letter queue")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	offset.Store(int64(70 * time.Second))
+	got := receive(t, s, dlq, 10, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(0) })
+	if len(got) != 1 || got[0].Body != "new" {
+		t.Fatalf("dead-letter queue after the old message's retention: %+v", got)
+	}
+}
