@@ -63,12 +63,12 @@ func (q *Queue) count(state uint8, d int) {
 // long-poll waiters and the timer. Only the owner touches it.
 type ownerState struct {
 	timer     *actors.Timer[Queue]
-	deadlines deadlineHeap // inflight and delayed messages by VisibleAt
-	ready     seqHeap      // visible messages of a standard queue
+	deadlines minHeap[deadline] // inflight and delayed messages by VisibleAt
+	ready     minHeap[seqNum]   // visible messages of a standard queue
 	// early: messages sent before a message ahead of them in sequence order
 	// (moved in from another queue, keeping their send time), by Sent (unix
 	// ms): the in-order retention scan stops before them.
-	early    deadlineHeap
+	early    minHeap[deadline]
 	waiters  []*waiter
 	dedup    []dedupExpiry // in expiry order
 	attempts map[string]attempt
@@ -133,7 +133,7 @@ func (rt *ownerState) rebuild(q *Queue) {
 		case m.State != stateVisible:
 			rt.deadlines.push(deadline{m.VisibleAt, m.Seq})
 		case !q.FIFO:
-			rt.ready.push(m.Seq)
+			rt.ready.push(seqNum(m.Seq))
 		}
 	}
 	rt.dedup = rt.dedup[:0]
@@ -266,7 +266,7 @@ func (w *work) makeVisible(m *Message, persist bool) {
 	nm.State, nm.VisibleAt = stateVisible, 0
 	w.replace(m, &nm, persist)
 	if !w.q.FIFO {
-		w.rt.ready.push(nm.Seq)
+		w.rt.ready.push(seqNum(nm.Seq))
 		w.rtChanged = true
 	}
 }
@@ -389,7 +389,7 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 	if claim != nil && !claim() {
 		if !w.q.FIFO {
 			for _, m := range cands {
-				w.rt.ready.push(m.Seq)
+				w.rt.ready.push(seqNum(m.Seq))
 			}
 		}
 		return nil, receivedClaimFailed
@@ -447,7 +447,7 @@ func (w *work) candidates(limit int) []*Message {
 		return cands
 	}
 	for len(cands) < limit && len(w.rt.ready) > 0 {
-		seq := w.rt.ready.pop()
+		seq := uint64(w.rt.ready.pop())
 		w.rtChanged = true
 		m, ok := w.get(seq)
 		if !ok || m.State != stateVisible || containsMsg(cands, m) {
@@ -565,53 +565,23 @@ type deadline struct {
 	seq uint64
 }
 
-type deadlineHeap []deadline
+// before orders deadlines by time.
+func (d deadline) before(o deadline) bool { return d.at < o.at }
 
-func (h *deadlineHeap) push(d deadline) {
-	*h = append(*h, d)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if s[p].at <= s[i].at {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-}
+// seqNum is a message's sequence, ordered as such in a heap.
+type seqNum uint64
 
-func (h *deadlineHeap) pop() deadline {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && s[l].at < s[m].at {
-			m = l
-		}
-		if r < n && s[r].at < s[m].at {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[m], s[i] = s[i], s[m]
-		i = m
-	}
-	*h = s
-	return top
-}
+func (a seqNum) before(b seqNum) bool { return a < b }
 
-type seqHeap []uint64
+// minHeap is a binary min-heap of the values' before order.
+type minHeap[T interface{ before(T) bool }] []T
 
-func (h *seqHeap) push(v uint64) {
+func (h *minHeap[T]) push(v T) {
 	*h = append(*h, v)
 	s := *h
 	for i := len(s) - 1; i > 0; {
 		p := (i - 1) / 2
-		if s[p] <= s[i] {
+		if !s[i].before(s[p]) {
 			break
 		}
 		s[p], s[i] = s[i], s[p]
@@ -619,7 +589,7 @@ func (h *seqHeap) push(v uint64) {
 	}
 }
 
-func (h *seqHeap) pop() uint64 {
+func (h *minHeap[T]) pop() T {
 	s := *h
 	top := s[0]
 	n := len(s) - 1
@@ -627,10 +597,10 @@ func (h *seqHeap) pop() uint64 {
 	s = s[:n]
 	for i := 0; ; {
 		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && s[l] < s[m] {
+		if l < n && s[l].before(s[m]) {
 			m = l
 		}
-		if r < n && s[r] < s[m] {
+		if r < n && s[r].before(s[m]) {
 			m = r
 		}
 		if m == i {

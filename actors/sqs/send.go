@@ -182,7 +182,7 @@ func (w *work) place(m *Message, delay int) {
 	} else {
 		m.State = stateVisible
 		if !w.q.FIFO {
-			w.rt.ready.push(m.Seq)
+			w.rt.ready.push(seqNum(m.Seq))
 		}
 	}
 	w.rtChanged = true
