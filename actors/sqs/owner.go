@@ -68,12 +68,15 @@ type ownerState struct {
 	// early: messages sent before a message ahead of them in sequence order
 	// (moved in from another queue, keeping their send time), by Sent (unix
 	// ms): the in-order retention scan stops before them.
-	early    minHeap[deadline]
-	waiters  []*waiter
-	dedup    []dedupExpiry // in expiry order
-	attempts map[string]attempt
-	dirty    bool
-	tick     actors.Mutation[Queue]
+	early minHeap[deadline]
+	// groups and groupHeads index a FIFO queue's messages (fifo.go).
+	groups     map[string]*fifoGroup
+	groupHeads minHeap[groupHead]
+	waiters    []*waiter
+	dedup      []dedupExpiry // in expiry order
+	attempts   map[string]attempt
+	dirty      bool
+	tick       actors.Mutation[Queue]
 	// closed: the queue is going away (a reset); no more waiters or timer.
 	closed bool
 }
@@ -141,6 +144,7 @@ func (rt *ownerState) rebuild(q *Queue) {
 		rt.dedup = append(rt.dedup, dedupExpiry{d.Expires, k})
 	}
 	sortDedup(rt.dedup)
+	rt.rebuildGroups(q)
 	rt.attempts = nil
 	rt.dirty = false
 }
@@ -258,6 +262,9 @@ func (w *work) remove(m *Message) {
 	w.q.count(m.State, -1)
 	w.q.Messages = w.q.Messages.Delete(msgKey(m.Seq))
 	w.recs = append(w.recs, actors.Del(msgRecordKey(w.q.Scope, w.q.Name, m.Seq)))
+	if w.q.FIFO {
+		w.touchGroup(m.extra().Group)
+	}
 }
 
 // makeVisible turns m visible (its delay or visibility timeout ended).
@@ -265,7 +272,9 @@ func (w *work) makeVisible(m *Message, persist bool) {
 	nm := *m
 	nm.State, nm.VisibleAt = stateVisible, 0
 	w.replace(m, &nm, persist)
-	if !w.q.FIFO {
+	if w.q.FIFO {
+		w.touchGroup(nm.extra().Group)
+	} else {
 		w.rt.ready.push(seqNum(nm.Seq))
 		w.rtChanged = true
 	}
@@ -428,24 +437,10 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 // candidates are up to limit visible messages a receive may take, in send
 // order, a FIFO queue's groups with a message in flight left out.
 func (w *work) candidates(limit int) []*Message {
-	var cands []*Message
 	if w.q.FIFO {
-		blocked := map[string]bool{}
-		for _, m := range w.q.Messages.All() {
-			if m.State != stateVisible {
-				blocked[m.extra().Group] = true
-				continue
-			}
-			if blocked[m.extra().Group] {
-				continue
-			}
-			cands = append(cands, m)
-			if len(cands) == limit {
-				break
-			}
-		}
-		return cands
+		return w.fifoCandidates(limit)
 	}
+	var cands []*Message
 	for len(cands) < limit && len(w.rt.ready) > 0 {
 		seq := uint64(w.rt.ready.pop())
 		w.rtChanged = true

@@ -187,6 +187,9 @@ func (w *work) place(m *Message, delay int) {
 	}
 	w.rtChanged = true
 	w.replace(nil, m, true)
+	if w.q.FIFO {
+		w.addToGroup(m)
+	}
 }
 
 func result(m *Message, fifo bool) SendMessageResult {

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -620,5 +623,122 @@ func TestMovedMessageExpiresBehindNewerOnes(t *testing.T) {
 	got := receive(t, s, dlq, 10, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(0) })
 	if len(got) != 1 || got[0].Body != "new" {
 		t.Fatalf("dead-letter queue after the old message's retention: %+v", got)
+	}
+}
+
+// scanFIFOCandidates is the FIFO receive's rule by a scan of the whole
+// queue: in send order, each group's messages up to its first one not
+// visible.
+func scanFIFOCandidates(q *Queue, limit int) []uint64 {
+	var out []uint64
+	blocked := map[string]bool{}
+	for _, m := range q.Messages.All() {
+		if m.State != stateVisible {
+			blocked[m.extra().Group] = true
+			continue
+		}
+		if blocked[m.extra().Group] {
+			continue
+		}
+		out = append(out, m.Seq)
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// The owner's FIFO group index picks what a scan of the queue picks,
+// through sends, receives, deletes, visibility changes, timeouts and
+// moves to a dead-letter queue.
+func TestFIFOCandidatesMatchScan(t *testing.T) {
+	s := newService(t)
+	var offset atomic.Int64
+	s.clock = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	mustCreate(t, s, "rnd-dlq.fifo", map[string]string{"FifoQueue": "true"})
+	url := mustCreate(t, s, "rnd.fifo", map[string]string{"FifoQueue": "true",
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:rnd-dlq.fifo","maxReceiveCount":"3"}`})
+	e, _, err := s.resolve(sc, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(step int) {
+		t.Helper()
+		v, err := s.update(e, func(w *work) (any, error) {
+			want := scanFIFOCandidates(w.q, 10)
+			var got []uint64
+			for _, m := range w.candidates(10) {
+				got = append(got, m.Seq)
+			}
+			if !slices.Equal(got, want) {
+				return fmt.Sprintf("index %v, scan %v", got, want), nil
+			}
+			return "", nil
+		})
+		if err != nil || v.(string) != "" {
+			t.Fatalf("step %d: %v %v", step, v, err)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var handles []string
+	for step := range 600 {
+		switch op := rnd.IntN(10); {
+		case op < 4:
+			g := strconv.Itoa(rnd.IntN(6))
+			body := strconv.Itoa(step)
+			send(t, s, url, body, func(in *SendMessageInput) { in.MessageGroupId = g; in.MessageDeduplicationId = body })
+		case op < 6:
+			vis := int32(rnd.IntN(3))
+			for _, m := range receive(t, s, url, int32(1+rnd.IntN(10)), func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(vis) }) {
+				handles = append(handles, m.ReceiptHandle)
+			}
+		case op < 8 && len(handles) > 0:
+			i := rnd.IntN(len(handles))
+			_ = s.DeleteMessage(sc, url, handles[i])
+			handles = slices.Delete(handles, i, i+1)
+		case op < 9 && len(handles) > 0:
+			_ = s.ChangeMessageVisibility(sc, url, handles[rnd.IntN(len(handles))], int32(rnd.IntN(2)))
+		default:
+			offset.Add(int64(time.Second))
+		}
+		if step%50 == 49 {
+			// A change that failed after touching the index: the next one
+			// rebuilds it from the published state.
+			_, _ = s.update(e, func(w *work) (any, error) {
+				w.candidates(10)
+				return nil, errors.New("failed")
+			})
+		}
+		check(step)
+	}
+}
+
+// A FIFO receive costs what it takes, not the queue's length: with one
+// group of 20,000 messages whose front is in flight, 1,000 receives take
+// milliseconds (a scan of the queue per receive took seconds).
+func TestFIFOReceiveBehindBlockedGroupIsCheap(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "big.fifo", map[string]string{"FifoQueue": "true"})
+	for i := range 2000 {
+		var entries []SendMessageBatchRequestEntry
+		for j := range 10 {
+			id := strconv.Itoa(i*10 + j)
+			entries = append(entries, SendMessageBatchRequestEntry{Id: "e" + strconv.Itoa(j), SendMessageInput: SendMessageInput{MessageBody: id, MessageGroupId: "g", MessageDeduplicationId: id}})
+		}
+		if _, err := s.SendMessageBatch(sc, url, entries); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := receive(t, s, url, 1); len(got) != 1 {
+		t.Fatal(got)
+	}
+	start := time.Now()
+	for range 1000 {
+		if got := receive(t, s, url, 10); len(got) != 0 {
+			t.Fatal(got)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("1000 receives behind a blocked group of 20000 messages took %v", d)
 	}
 }
