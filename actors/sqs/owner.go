@@ -568,8 +568,19 @@ type seqNum uint64
 
 func (a seqNum) before(b seqNum) bool { return a < b }
 
+// ordered is what a minHeap holds: values that tell which comes first.
+type ordered[T any] interface{ before(T) bool }
+
+// The heaps' element types (named here: staticcheck does not see methods
+// used only through a type parameter's constraint).
+var (
+	_ ordered[deadline]  = deadline{}
+	_ ordered[seqNum]    = seqNum(0)
+	_ ordered[groupHead] = groupHead{}
+)
+
 // minHeap is a binary min-heap of the values' before order.
-type minHeap[T interface{ before(T) bool }] []T
+type minHeap[T ordered[T]] []T
 
 func (h *minHeap[T]) push(v T) {
 	*h = append(*h, v)
