@@ -486,9 +486,9 @@ func (w *work) serveWaiters() {
 	}
 }
 
-// addWaiter registers a receive that found nothing, waiting until
-// deadline, dropping those whose callers gave up or whose deadline passed.
-func (w *work) addWaiter(req receiveRequest, deadline int64) *waiter {
+// addWaiter registers wt, a receive that found nothing, dropping the
+// waiters whose callers gave up or whose deadline passed.
+func (w *work) addWaiter(wt *waiter) {
 	kept := w.rt.waiters[:0]
 	for _, x := range w.rt.waiters {
 		if x.live(w.now) {
@@ -496,9 +496,7 @@ func (w *work) addWaiter(req receiveRequest, deadline int64) *waiter {
 		}
 	}
 	clear(w.rt.waiters[len(kept):])
-	wt := &waiter{ch: make(chan []Received, 1), req: req, deadline: deadline}
 	w.rt.waiters = append(kept, wt)
-	return wt
 }
 
 // ---- receipt handles ----

@@ -176,9 +176,14 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 		}
 		req.attemptID = in.ReceiveRequestAttemptId
 	}
-	// The deadline is fixed before the Ask: a waiter the owner registers
-	// after the caller gave up (the Ask timed out) is already expired.
+	// The waiter is the caller's from the start, its deadline fixed before
+	// the Ask: when the Ask times out (a busy owner) the caller gives it up,
+	// and an owner that registers it later never serves it.
 	deadline := s.clock().Add(time.Duration(wait) * time.Second).UnixNano()
+	var wt *waiter
+	if wait > 0 {
+		wt = &waiter{ch: make(chan []Received, 1), req: req, deadline: deadline}
+	}
 	v, err := s.update(e, func(w *work) (any, error) {
 		if req.attemptID != "" {
 			if a, ok := w.rt.attempts[req.attemptID]; ok {
@@ -186,12 +191,18 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 			}
 		}
 		got, _ := w.receive(req, nil)
-		if len(got) > 0 || w.now >= deadline || w.rt.closed {
+		if len(got) > 0 || wt == nil || w.now >= deadline || w.rt.closed {
 			return receiveReply{msgs: got}, nil
 		}
-		return receiveReply{waiter: w.addWaiter(req, deadline)}, nil
+		w.addWaiter(wt)
+		return receiveReply{waiter: wt}, nil
 	})
 	if err != nil {
+		if wt != nil && !wt.state.CompareAndSwap(waiting, abandoned) {
+			// Registered and served before the Ask gave up: the messages
+			// are in flight for this caller.
+			return wt.served(), nil
+		}
 		return nil, err
 	}
 	r := v.(receiveReply)
@@ -215,9 +226,15 @@ func (wt *waiter) wait(ctx context.Context, d time.Duration) []Received {
 	if wt.state.CompareAndSwap(waiting, abandoned) {
 		return nil
 	}
-	// Served at the same moment: the messages are on their way, unless
-	// the owner failed to persist them (then they stayed in the queue).
-	t.Reset(servedGrace)
+	return wt.served()
+}
+
+// served waits for the messages of a served waiter: they are on their
+// way, unless the owner failed to persist them (then they stayed in the
+// queue).
+func (wt *waiter) served() []Received {
+	t := time.NewTimer(servedGrace)
+	defer t.Stop()
 	select {
 	case msgs := <-wt.ch:
 		return msgs

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/actors/actorstest"
 	"github.com/cloudemu/emulator/awswire"
 )
@@ -488,7 +489,8 @@ func TestExpiredWaiterIsNotServed(t *testing.T) {
 	}
 	deadline := s.clock().Add(30 * time.Millisecond).UnixNano()
 	if _, err := s.update(e, func(w *work) (any, error) {
-		return w.addWaiter(receiveRequest{max: 10, visibility: 30}, deadline), nil
+		w.addWaiter(&waiter{ch: make(chan []Received, 1), req: receiveRequest{max: 10, visibility: 30}, deadline: deadline})
+		return nil, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -740,5 +742,32 @@ func TestFIFOReceiveBehindBlockedGroupIsCheap(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Fatalf("1000 receives behind a blocked group of 20000 messages took %v", d)
+	}
+}
+
+// A long poll whose Ask timed out on a busy owner gives its waiter up:
+// the owner, registering it later, never serves it.
+func TestLongPollGivenUpOnBusyOwner(t *testing.T) {
+	env := actorstest.New(t)
+	sys := actors.NewSystem(env.Log, 200*time.Millisecond)
+	t.Cleanup(sys.Shutdown)
+	s := New(sys, env.Store, env.Now, env.Log)
+	t.Cleanup(s.Detach)
+	url := mustCreate(t, s, "slow", nil)
+	e, _, err := s.resolve(sc, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actors.Tell(sys, e, func(*Queue) (actors.Change[Queue], error) {
+		time.Sleep(400 * time.Millisecond)
+		return actors.Change[Queue]{}, nil
+	})
+	_, err = s.ReceiveMessage(context.Background(), sc, &ReceiveMessageInput{QueueUrl: url, WaitTimeSeconds: i32(5)})
+	wantCode(t, err, "ServiceUnavailable")
+	time.Sleep(400 * time.Millisecond) // the owner registered the waiter meanwhile
+	send(t, s, url, "for a live caller")
+	got := receive(t, s, url, 10)
+	if len(got) != 1 || got[0].Attributes["ApproximateReceiveCount"] != "1" {
+		t.Fatalf("message taken by a given-up waiter: %+v", got)
 	}
 }
