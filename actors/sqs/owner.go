@@ -496,7 +496,10 @@ func (w *work) addWaiter(wt *waiter) {
 		}
 	}
 	clear(w.rt.waiters[len(kept):])
-	w.rt.waiters = append(kept, wt)
+	if wt.live(w.now) { // not given up by a caller whose Ask timed out
+		kept = append(kept, wt)
+	}
+	w.rt.waiters = kept
 }
 
 // ---- receipt handles ----
