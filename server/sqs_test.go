@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	sqstypes "github.com/aws/aws-sdk-go-v2/service/sqs/types"
 
@@ -1010,4 +1011,45 @@ func TestSQSReset(t *testing.T) {
 	if r, _ := c.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: &again}); len(r.Messages) != 0 {
 		t.Fatal("a message survived the reset")
 	}
+}
+
+// TestSQSDeliveryFromSNSOverQueueLimit: SNS takes a 255 KiB publish; its
+// envelope (with the body's quotes escaped) is larger than 256 KiB, and
+// the queue gets it all the same, as AWS's 1 MiB SQS does.
+func TestSQSDeliveryFromSNSOverQueueLimit(t *testing.T) {
+	srv := servertest.Start(t)
+	ctx := context.Background()
+	q, n := sqsClient(t, srv, "test"), snsClient(srv)
+	url := createQueue(t, q, "big-deliveries", nil)
+	a, err := q.GetQueueAttributes(ctx, &sqs.GetQueueAttributesInput{QueueUrl: aws.String(url),
+		AttributeNames: []sqstypes.QueueAttributeName{sqstypes.QueueAttributeNameQueueArn}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	topic, err := n.CreateTopic(ctx, &sns.CreateTopicInput{Name: aws.String("big")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.Subscribe(ctx, &sns.SubscribeInput{TopicArn: topic.TopicArn, Protocol: aws.String("sqs"),
+		Endpoint: aws.String(a.Attributes["QueueArn"])}); err != nil {
+		t.Fatal(err)
+	}
+	msg := strings.Repeat(`say "hi" `, 255*1024/10)
+	if _, err := n.Publish(ctx, &sns.PublishInput{TopicArn: topic.TopicArn, Message: aws.String(msg)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := q.ReceiveMessage(ctx, &sqs.ReceiveMessageInput{QueueUrl: aws.String(url), WaitTimeSeconds: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Messages) != 1 || len(*got.Messages[0].Body) <= 256*1024 {
+		t.Fatalf("got %d messages", len(got.Messages))
+	}
+	var env struct{ Message string }
+	if err := json.Unmarshal([]byte(*got.Messages[0].Body), &env); err != nil || env.Message != msg {
+		t.Fatalf("envelope: %v", err)
+	}
+	// SendMessage keeps the queue's limit.
+	_, err = q.SendMessage(ctx, &sqs.SendMessageInput{QueueUrl: aws.String(url), MessageBody: aws.String(strings.Repeat("x", 256*1024+1))})
+	wantSQSError(t, err, "InvalidParameterValue")
 }

@@ -63,13 +63,22 @@ func (q *Queue) count(state uint8, d int) {
 // long-poll waiters and the timer. Only the owner touches it.
 type ownerState struct {
 	timer     *actors.Timer[Queue]
-	deadlines deadlineHeap // inflight and delayed messages by VisibleAt
-	ready     seqHeap      // visible messages of a standard queue
-	waiters   []*waiter
-	dedup     []dedupExpiry // in expiry order
-	attempts  map[string]attempt
-	dirty     bool
-	tick      actors.Mutation[Queue]
+	deadlines minHeap[deadline] // inflight and delayed messages by VisibleAt
+	ready     minHeap[seqNum]   // visible messages of a standard queue
+	// early: messages sent before a message ahead of them in sequence order
+	// (moved in from another queue, keeping their send time), by Sent (unix
+	// ms): the in-order retention scan stops before them.
+	early minHeap[deadline]
+	// groups and groupHeads index a FIFO queue's messages (fifo.go).
+	groups     map[string]*fifoGroup
+	groupHeads minHeap[groupHead]
+	waiters    []*waiter
+	dedup      []dedupExpiry // in expiry order
+	attempts   map[string]attempt
+	dirty      bool
+	tick       actors.Mutation[Queue]
+	// closed: the queue is going away (a reset); no more waiters or timer.
+	closed bool
 }
 
 type dedupExpiry struct {
@@ -95,17 +104,39 @@ type waiter struct {
 	state atomic.Int32
 	ch    chan []Received
 	req   receiveRequest
+	// deadline (unix ns, the service's clock) is when the caller stops
+	// waiting; the owner never serves a waiter past it.
+	deadline int64
+}
+
+// live reports whether wt may still be served at now; an expired waiter
+// is marked abandoned so that its caller gets nothing from it.
+func (wt *waiter) live(now int64) bool {
+	if wt.state.Load() != waiting {
+		return false
+	}
+	if now >= wt.deadline {
+		wt.state.CompareAndSwap(waiting, abandoned)
+		return false
+	}
+	return true
 }
 
 func (rt *ownerState) rebuild(q *Queue) {
 	rt.deadlines = rt.deadlines[:0]
 	rt.ready = rt.ready[:0]
+	rt.early = rt.early[:0]
+	var latest int64 // the latest Sent so far in sequence order
 	for _, m := range q.Messages.All() {
+		if m.Sent < latest {
+			rt.early.push(deadline{m.Sent, m.Seq})
+		}
+		latest = max(latest, m.Sent)
 		switch {
 		case m.State != stateVisible:
 			rt.deadlines.push(deadline{m.VisibleAt, m.Seq})
 		case !q.FIFO:
-			rt.ready.push(m.Seq)
+			rt.ready.push(seqNum(m.Seq))
 		}
 	}
 	rt.dedup = rt.dedup[:0]
@@ -113,13 +144,15 @@ func (rt *ownerState) rebuild(q *Queue) {
 		rt.dedup = append(rt.dedup, dedupExpiry{d.Expires, k})
 	}
 	sortDedup(rt.dedup)
+	rt.rebuildGroups(q)
 	rt.attempts = nil
 	rt.dirty = false
 }
 
-// close answers every waiter empty and stops the timer, once the owner
-// has ended.
+// close answers every waiter empty and stops the timer, in the owner or
+// once it has ended.
 func (rt *ownerState) close() {
+	rt.closed = true
 	rt.timer.Stop()
 	for _, w := range rt.waiters {
 		if w.state.CompareAndSwap(waiting, served) {
@@ -229,6 +262,9 @@ func (w *work) remove(m *Message) {
 	w.q.count(m.State, -1)
 	w.q.Messages = w.q.Messages.Delete(msgKey(m.Seq))
 	w.recs = append(w.recs, actors.Del(msgRecordKey(w.q.Scope, w.q.Name, m.Seq)))
+	if w.q.FIFO {
+		w.touchGroup(m.extra().Group)
+	}
 }
 
 // makeVisible turns m visible (its delay or visibility timeout ended).
@@ -236,8 +272,10 @@ func (w *work) makeVisible(m *Message, persist bool) {
 	nm := *m
 	nm.State, nm.VisibleAt = stateVisible, 0
 	w.replace(m, &nm, persist)
-	if !w.q.FIFO {
-		w.rt.ready.push(nm.Seq)
+	if w.q.FIFO {
+		w.touchGroup(nm.extra().Group)
+	} else {
+		w.rt.ready.push(seqNum(nm.Seq))
 		w.rtChanged = true
 	}
 }
@@ -264,6 +302,13 @@ func (w *work) advance() {
 			}
 			w.remove(m)
 		}
+		for len(rt.early) > 0 && rt.early[0].at <= cutoff {
+			d := rt.early.pop()
+			w.rtChanged = true
+			if m, ok := w.get(d.seq); ok && m.Sent == d.at {
+				w.remove(m)
+			}
+		}
 	}
 	for len(rt.dedup) > 0 && rt.dedup[0].at <= w.now {
 		e := rt.dedup[0]
@@ -281,18 +326,28 @@ func (w *work) advance() {
 }
 
 // arm sets the timer to the next deadline: the first delay or visibility
-// timeout to end, or the oldest message's retention.
+// timeout to end, or the retention of the first message or of the
+// earliest sent one moved in.
 func (w *work) arm() {
+	if w.rt.closed {
+		return
+	}
 	next := int64(0)
 	if len(w.rt.deadlines) > 0 {
 		next = w.rt.deadlines[0].at
 	}
-	for _, m := range w.q.Messages.All() {
-		at := (m.Sent + int64(w.q.conf.retention)*1000) * int64(time.Millisecond)
+	retention := func(sent int64) {
+		at := (sent + int64(w.q.conf.retention)*1000) * int64(time.Millisecond)
 		if next == 0 || at < next {
 			next = at
 		}
+	}
+	for _, m := range w.q.Messages.All() {
+		retention(m.Sent)
 		break
+	}
+	if len(w.rt.early) > 0 {
+		retention(w.rt.early[0].at)
 	}
 	if next != 0 {
 		w.rt.timer.At(time.Unix(0, next))
@@ -318,57 +373,40 @@ const (
 // receive takes up to req.max available messages: in send order, a FIFO
 // queue's groups blocked while one of their messages is in flight; each
 // goes in flight with a new receipt handle, or to the dead-letter queue
-// when it was received maxReceiveCount times already. claim, when set, is
-// called once messages were found, and a false return leaves them.
+// when it was received maxReceiveCount times already (then the receive
+// looks again: a receive whose candidates all moved found nothing). claim,
+// when set, is called once messages were found, and a false return leaves
+// them.
 func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) {
 	var cands []*Message
-	if w.q.FIFO {
-		blocked := map[string]bool{}
-		for _, m := range w.q.Messages.All() {
-			if m.State != stateVisible {
-				blocked[m.extra().Group] = true
-				continue
-			}
-			if blocked[m.extra().Group] {
-				continue
-			}
-			cands = append(cands, m)
-			if len(cands) == req.max {
-				break
-			}
+	for len(cands) == 0 {
+		found := w.candidates(req.max)
+		if len(found) == 0 {
+			return nil, receivedNone
 		}
-	} else {
-		for len(cands) < req.max && len(w.rt.ready) > 0 {
-			seq := w.rt.ready.pop()
-			w.rtChanged = true
-			m, ok := w.get(seq)
-			if !ok || m.State != stateVisible || containsMsg(cands, m) {
-				continue
+		for _, m := range found {
+			if c := w.q.conf; c.maxReceive > 0 && int(m.Receives) >= c.maxReceive {
+				if _, _, ok := w.s.deadLetterQueue(c.deadLetterARN); ok {
+					w.remove(m)
+					w.moves = append(w.moves, m)
+					continue
+				}
 			}
 			cands = append(cands, m)
 		}
-	}
-	if len(cands) == 0 {
-		return nil, receivedNone
 	}
 	if claim != nil && !claim() {
 		if !w.q.FIFO {
 			for _, m := range cands {
-				w.rt.ready.push(m.Seq)
+				w.rt.ready.push(seqNum(m.Seq))
 			}
 		}
 		return nil, receivedClaimFailed
 	}
 	out := make([]Received, 0, len(cands))
+	var a attempt // the messages and handles, index for index, a retry repeats
 	nowMs := w.now / int64(time.Millisecond)
 	for _, m := range cands {
-		if c := w.q.conf; c.maxReceive > 0 && int(m.Receives) >= c.maxReceive {
-			if _, _, ok := w.s.deadLetterQueue(c.deadLetterARN); ok {
-				w.remove(m)
-				w.moves = append(w.moves, m)
-				continue
-			}
-		}
 		nm := *m
 		nm.State = stateInflight
 		nm.Receives++
@@ -381,21 +419,38 @@ func (w *work) receive(req receiveRequest, claim func() bool) ([]Received, int) 
 		w.rt.deadlines.push(deadline{nm.VisibleAt, nm.Seq})
 		w.rtChanged = true
 		out = append(out, received(w.q, &nm, req.system, req.user))
+		if req.attemptID != "" {
+			a.seqs = append(a.seqs, nm.Seq)
+			a.handles = append(a.handles, nm.Handle)
+		}
 	}
 	if req.attemptID != "" && len(out) > 0 {
-		a := attempt{expires: w.now + dedupInterval*int64(time.Second)}
-		for _, r := range out {
-			a.handles = append(a.handles, r.ReceiptHandle)
-		}
-		for _, m := range cands {
-			a.seqs = append(a.seqs, m.Seq)
-		}
+		a.expires = w.now + dedupInterval*int64(time.Second)
 		if w.rt.attempts == nil {
 			w.rt.attempts = map[string]attempt{}
 		}
 		w.rt.attempts[req.attemptID] = a
 	}
 	return out, receivedSome
+}
+
+// candidates are up to limit visible messages a receive may take, in send
+// order, a FIFO queue's groups with a message in flight left out.
+func (w *work) candidates(limit int) []*Message {
+	if w.q.FIFO {
+		return w.fifoCandidates(limit)
+	}
+	var cands []*Message
+	for len(cands) < limit && len(w.rt.ready) > 0 {
+		seq := uint64(w.rt.ready.pop())
+		w.rtChanged = true
+		m, ok := w.get(seq)
+		if !ok || m.State != stateVisible || containsMsg(cands, m) {
+			continue
+		}
+		cands = append(cands, m)
+	}
+	return cands
 }
 
 func containsMsg(ms []*Message, m *Message) bool {
@@ -413,7 +468,7 @@ func (w *work) serveWaiters() {
 	rt := w.rt
 	for len(rt.waiters) > 0 && w.q.Visible > 0 {
 		wt := rt.waiters[0]
-		if wt.state.Load() != waiting {
+		if !wt.live(w.now) {
 			rt.waiters = rt.waiters[1:]
 			continue
 		}
@@ -431,19 +486,20 @@ func (w *work) serveWaiters() {
 	}
 }
 
-// addWaiter registers a receive that found nothing, dropping those whose
-// callers gave up.
-func (w *work) addWaiter(req receiveRequest) *waiter {
+// addWaiter registers wt, a receive that found nothing, dropping the
+// waiters whose callers gave up or whose deadline passed.
+func (w *work) addWaiter(wt *waiter) {
 	kept := w.rt.waiters[:0]
 	for _, x := range w.rt.waiters {
-		if x.state.Load() == waiting {
+		if x.live(w.now) {
 			kept = append(kept, x)
 		}
 	}
 	clear(w.rt.waiters[len(kept):])
-	wt := &waiter{ch: make(chan []Received, 1), req: req}
-	w.rt.waiters = append(kept, wt)
-	return wt
+	if wt.live(w.now) { // not given up by a caller whose Ask timed out
+		kept = append(kept, wt)
+	}
+	w.rt.waiters = kept
 }
 
 // ---- receipt handles ----
@@ -505,53 +561,34 @@ type deadline struct {
 	seq uint64
 }
 
-type deadlineHeap []deadline
+// before orders deadlines by time.
+func (d deadline) before(o deadline) bool { return d.at < o.at }
 
-func (h *deadlineHeap) push(d deadline) {
-	*h = append(*h, d)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		p := (i - 1) / 2
-		if s[p].at <= s[i].at {
-			break
-		}
-		s[p], s[i] = s[i], s[p]
-		i = p
-	}
-}
+// seqNum is a message's sequence, ordered as such in a heap.
+type seqNum uint64
 
-func (h *deadlineHeap) pop() deadline {
-	s := *h
-	top := s[0]
-	n := len(s) - 1
-	s[0] = s[n]
-	s = s[:n]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && s[l].at < s[m].at {
-			m = l
-		}
-		if r < n && s[r].at < s[m].at {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		s[m], s[i] = s[i], s[m]
-		i = m
-	}
-	*h = s
-	return top
-}
+func (a seqNum) before(b seqNum) bool { return a < b }
 
-type seqHeap []uint64
+// ordered is what a minHeap holds: values that tell which comes first.
+type ordered[T any] interface{ before(T) bool }
 
-func (h *seqHeap) push(v uint64) {
+// The heaps' element types (named here: staticcheck does not see methods
+// used only through a type parameter's constraint).
+var (
+	_ ordered[deadline]  = deadline{}
+	_ ordered[seqNum]    = seqNum(0)
+	_ ordered[groupHead] = groupHead{}
+)
+
+// minHeap is a binary min-heap of the values' before order.
+type minHeap[T ordered[T]] []T
+
+func (h *minHeap[T]) push(v T) {
 	*h = append(*h, v)
 	s := *h
 	for i := len(s) - 1; i > 0; {
 		p := (i - 1) / 2
-		if s[p] <= s[i] {
+		if !s[i].before(s[p]) {
 			break
 		}
 		s[p], s[i] = s[i], s[p]
@@ -559,7 +596,7 @@ func (h *seqHeap) push(v uint64) {
 	}
 }
 
-func (h *seqHeap) pop() uint64 {
+func (h *minHeap[T]) pop() T {
 	s := *h
 	top := s[0]
 	n := len(s) - 1
@@ -567,10 +604,10 @@ func (h *seqHeap) pop() uint64 {
 	s = s[:n]
 	for i := 0; ; {
 		l, r, m := 2*i+1, 2*i+2, i
-		if l < n && s[l] < s[m] {
+		if l < n && s[l].before(s[m]) {
 			m = l
 		}
-		if r < n && s[r] < s[m] {
+		if r < n && s[r].before(s[m]) {
 			m = r
 		}
 		if m == i {

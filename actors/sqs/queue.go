@@ -461,6 +461,8 @@ func (s *Service) PurgeQueue(sc awswire.Scope, queueURL string) error {
 		w.q.PurgedAt = nowMs
 		w.rt.deadlines = w.rt.deadlines[:0]
 		w.rt.ready = w.rt.ready[:0]
+		w.rt.early = w.rt.early[:0]
+		w.rt.rebuildGroups(w.q)
 		w.rtChanged = true
 		w.recs = append(w.recs, actors.DelPrefix(key+"/m/"), putQueue(w.q))
 		return nil, nil

@@ -176,6 +176,14 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 		}
 		req.attemptID = in.ReceiveRequestAttemptId
 	}
+	// The waiter is the caller's from the start, its deadline fixed before
+	// the Ask: when the Ask times out (a busy owner) the caller gives it up,
+	// and an owner that registers it later never serves it.
+	deadline := s.clock().Add(time.Duration(wait) * time.Second).UnixNano()
+	var wt *waiter
+	if wait > 0 {
+		wt = &waiter{ch: make(chan []Received, 1), req: req, deadline: deadline}
+	}
 	v, err := s.update(e, func(w *work) (any, error) {
 		if req.attemptID != "" {
 			if a, ok := w.rt.attempts[req.attemptID]; ok {
@@ -183,19 +191,25 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 			}
 		}
 		got, _ := w.receive(req, nil)
-		if len(got) > 0 || wait == 0 {
+		if len(got) > 0 || wt == nil || w.now >= deadline || w.rt.closed {
 			return receiveReply{msgs: got}, nil
 		}
-		return receiveReply{waiter: w.addWaiter(req)}, nil
+		w.addWaiter(wt)
+		return receiveReply{waiter: wt}, nil
 	})
 	if err != nil {
+		if wt != nil && !wt.state.CompareAndSwap(waiting, abandoned) {
+			// Registered and served before the Ask gave up: the messages
+			// are in flight for this caller.
+			return wt.served(), nil
+		}
 		return nil, err
 	}
 	r := v.(receiveReply)
 	if r.waiter == nil {
 		return r.msgs, nil
 	}
-	return r.waiter.wait(ctx, time.Duration(wait)*time.Second), nil
+	return r.waiter.wait(ctx, time.Duration(deadline-s.clock().UnixNano())), nil
 }
 
 // wait waits for the owner to serve the waiter, at most d or until ctx is
@@ -212,9 +226,15 @@ func (wt *waiter) wait(ctx context.Context, d time.Duration) []Received {
 	if wt.state.CompareAndSwap(waiting, abandoned) {
 		return nil
 	}
-	// Served at the same moment: the messages are on their way, unless
-	// the owner failed to persist them (then they stayed in the queue).
-	t.Reset(servedGrace)
+	return wt.served()
+}
+
+// served waits for the messages of a served waiter: they are on their
+// way, unless the owner failed to persist them (then they stayed in the
+// queue).
+func (wt *waiter) served() []Received {
+	t := time.NewTimer(servedGrace)
+	defer t.Stop()
 	select {
 	case msgs := <-wt.ch:
 		return msgs
@@ -501,7 +521,8 @@ type Delivery struct {
 }
 
 // Deliver puts a message on the queue with ARN queueARN (any account and
-// region of this emulator) as SNS does.
+// region of this emulator) as SNS does: body and attributes up to 1 MiB,
+// whatever the queue's MaximumMessageSize.
 func (s *Service) Deliver(ctx context.Context, queueARN string, d Delivery) error {
 	sc, name, ok := parseQueueARN(queueARN)
 	if !ok {
@@ -520,7 +541,9 @@ func (s *Service) Deliver(ctx context.Context, queueARN string, d Delivery) erro
 	if !q.FIFO {
 		in.MessageDeduplicationId = ""
 	}
-	o, err := prepare(q, in)
+	// SNS's envelope makes a 256 KiB publish larger than 256 KiB; AWS
+	// delivers it (SQS takes 1 MiB), whatever MaximumMessageSize says.
+	o, err := prepare(q, in, deliveryMaxSize)
 	if err != nil {
 		return err
 	}

@@ -43,9 +43,13 @@ const traceHeader = "AWSTraceHeader"
 // snsSender is the SenderId of messages SNS delivers.
 const snsSender = "AIDAIT2UOQQY3AUEKVGXU"
 
-// prepare checks a message for queue q as AWS does and computes its
-// digests.
-func prepare(q *Queue, in *SendMessageInput) (*outgoing, error) {
+// deliveryMaxSize bounds a message SNS delivers: AWS's SQS takes 1 MiB
+// since 2025, and SNS's envelope around a 256 KiB publish exceeds 256 KiB.
+const deliveryMaxSize = 1 << 20
+
+// prepare checks a message for queue q as AWS does, its body and attributes
+// within maxSize bytes, and computes its digests.
+func prepare(q *Queue, in *SendMessageInput, maxSize int) (*outgoing, error) {
 	if in.MessageBody == "" {
 		return nil, missingParameter("MessageBody")
 	}
@@ -71,8 +75,8 @@ func prepare(q *Queue, in *SendMessageInput) (*outgoing, error) {
 		}
 		trace = a.StringValue
 	}
-	if n := len(in.MessageBody) + attributesSize(in.MessageAttributes); n > q.conf.maxSize {
-		return nil, invalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", q.conf.maxSize)
+	if n := len(in.MessageBody) + attributesSize(in.MessageAttributes); n > maxSize {
+		return nil, invalidParameter("One or more parameters are invalid. Reason: Message must be shorter than %d bytes.", maxSize)
 	}
 	if !validChars(in.MessageBody) {
 		return nil, sqsError(codeInvalidMessageContents, invalidMessageContentsText)
@@ -178,11 +182,14 @@ func (w *work) place(m *Message, delay int) {
 	} else {
 		m.State = stateVisible
 		if !w.q.FIFO {
-			w.rt.ready.push(m.Seq)
+			w.rt.ready.push(seqNum(m.Seq))
 		}
 	}
 	w.rtChanged = true
 	w.replace(nil, m, true)
+	if w.q.FIFO {
+		w.addToGroup(m)
+	}
 }
 
 func result(m *Message, fifo bool) SendMessageResult {
@@ -200,7 +207,7 @@ func (s *Service) SendMessage(sc awswire.Scope, in *SendMessageInput) (SendMessa
 	if err != nil {
 		return SendMessageResult{}, err
 	}
-	o, err := prepare(q, in)
+	o, err := prepare(q, in, q.conf.maxSize)
 	if err != nil {
 		return SendMessageResult{}, err
 	}
@@ -294,7 +301,7 @@ func (s *Service) SendMessageBatch(sc awswire.Scope, queueURL string, entries []
 	}
 	var ok []ready
 	for i := range entries {
-		o, err := prepare(q, &entries[i].SendMessageInput)
+		o, err := prepare(q, &entries[i].SendMessageInput, q.conf.maxSize)
 		if err != nil {
 			out.Failed = append(out.Failed, failed(entries[i].Id, err))
 			continue
@@ -359,6 +366,9 @@ func (s *Service) transfer(arn string, msgs []*Message, dlqSource string, fresh 
 				nm.Receives, nm.FirstReceive = 0, 0
 			}
 			w.place(&nm, 0)
+			// It keeps its send time behind newer messages: its retention
+			// is tracked apart.
+			w.rt.early.push(deadline{nm.Sent, nm.Seq})
 		}
 		return w.change(nil), nil
 	})

@@ -196,22 +196,34 @@ func (s *Service) RestoreDone() error {
 func (s *Service) StoreService() string { return storeService }
 
 // Detach forgets every queue and retires its owner; waiting receives are
-// answered empty.
+// answered empty. The waiters and the timer are closed inside each owner,
+// in its mailbox before the retirement: Stop waits at most the Ask timeout,
+// so an owner still busy after it must not have them touched from here.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	var rts []*ownerState
+	var entries []*actors.Entry[Queue]
 	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
 		for _, q := range d.queues.Snapshots(nil) {
-			rts = append(rts, q.rt)
+			if e, ok := d.queues.Lookup(q.Name); ok {
+				entries = append(entries, e)
+			}
 		}
 		refs = append(refs, d.queues.Drain()...)
 		return true
 	})
-	s.sys.Stop(refs)
-	// The owners are retired: nothing runs in them any more.
-	for _, rt := range rts {
-		rt.close()
+	for _, e := range entries {
+		actors.Tell(s.sys, e, closeQueue)
 	}
+	s.sys.Stop(refs)
+}
+
+// closeQueue answers the queue's waiters empty and stops its timer, in its
+// owner; the change itself is empty.
+func closeQueue(cur *Queue) (actors.Change[Queue], error) {
+	if cur != nil {
+		cur.rt.close()
+	}
+	return actors.Change[Queue]{}, nil
 }
 
 // Counts reports how many queues each account and region holds.

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/actors/actorstest"
 	"github.com/cloudemu/emulator/awswire"
 )
@@ -472,4 +476,298 @@ func BenchmarkQueuedMessage(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	q, _ := s.snapshot(sc, "depth")
 	b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(q.Messages.Len()), "heapB/msg")
+}
+
+// A waiter the owner registers after its caller gave up (its Ask timed out
+// while the owner was busy) must not take messages nobody will read.
+func TestExpiredWaiterIsNotServed(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "orphan", nil)
+	e, _, err := s.resolve(sc, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := s.clock().Add(30 * time.Millisecond).UnixNano()
+	if _, err := s.update(e, func(w *work) (any, error) {
+		w.addWaiter(&waiter{ch: make(chan []Received, 1), req: receiveRequest{max: 10, visibility: 30}, deadline: deadline})
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(60 * time.Millisecond)
+	send(t, s, url, "for a live caller")
+	got := receive(t, s, url, 10)
+	if len(got) != 1 || got[0].Attributes["ApproximateReceiveCount"] != "1" {
+		t.Fatalf("message taken by an expired waiter: %+v", got)
+	}
+}
+
+// SNS's envelope around a 256 KiB publish exceeds 256 KiB: a delivery may
+// be up to 1 MiB whatever MaximumMessageSize says; SendMessage keeps it.
+func TestDeliverAllowsOneMiB(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "big", map[string]string{"MaximumMessageSize": "1024"})
+	arn := "arn:aws:sqs:us-east-1:000000000000:big"
+	body := strings.Repeat("x", 300*1024)
+	if err := s.Deliver(context.Background(), arn, Delivery{Body: body}); err != nil {
+		t.Fatalf("deliver 300 KiB: %v", err)
+	}
+	if got := receive(t, s, url, 1); len(got) != 1 || len(got[0].Body) != len(body) {
+		t.Fatalf("delivered %d messages", len(got))
+	}
+	wantCode(t, s.Deliver(context.Background(), arn, Delivery{Body: strings.Repeat("x", 1<<20+1)}), "InvalidParameterValue")
+	_, err := s.SendMessage(sc, &SendMessageInput{QueueUrl: url, MessageBody: strings.Repeat("x", 1025)})
+	wantCode(t, err, "InvalidParameterValue")
+}
+
+// A long poll whose only candidate moves to the dead-letter queue keeps
+// waiting: it gets the next message, not an early empty answer.
+func TestLongPollKeepsWaitingWhenCandidatesMoveToDLQ(t *testing.T) {
+	s := newService(t)
+	mustCreate(t, s, "dlq3", nil)
+	url := mustCreate(t, s, "src3", map[string]string{
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq3","maxReceiveCount":"1"}`})
+	send(t, s, url, "poison")
+	if got := receive(t, s, url, 1, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(1) }); len(got) != 1 {
+		t.Fatalf("first receive: %+v", got)
+	}
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		send(t, s, url, "good")
+	}()
+	got := receive(t, s, url, 1, func(in *ReceiveMessageInput) { in.WaitTimeSeconds = i32(4) })
+	if len(got) != 1 || got[0].Body != "good" {
+		t.Fatalf("long poll got %+v", got)
+	}
+}
+
+// A retried FIFO receive returns the first attempt's messages even when
+// some of its candidates moved to the dead-letter queue.
+func TestFIFORetriedReceiveAfterDLQMove(t *testing.T) {
+	s := newService(t)
+	mustCreate(t, s, "dlq2.fifo", map[string]string{"FifoQueue": "true"})
+	url := mustCreate(t, s, "src2.fifo", map[string]string{"FifoQueue": "true",
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq2.fifo","maxReceiveCount":"1"}`})
+	for _, g := range []string{"a", "b"} {
+		send(t, s, url, g, func(in *SendMessageInput) { in.MessageGroupId = g; in.MessageDeduplicationId = g })
+	}
+	first := receive(t, s, url, 1)
+	if len(first) != 1 || first[0].Body != "a" {
+		t.Fatalf("first receive: %+v", first)
+	}
+	if err := s.ChangeMessageVisibility(sc, url, first[0].ReceiptHandle, 0); err != nil {
+		t.Fatal(err)
+	}
+	attempt := func(in *ReceiveMessageInput) { in.ReceiveRequestAttemptId = "try-1" }
+	got := receive(t, s, url, 10, attempt)
+	if len(got) != 1 || got[0].Body != "b" {
+		t.Fatalf("receive: %+v", got)
+	}
+	again := receive(t, s, url, 10, attempt)
+	if len(again) != 1 || again[0].ReceiptHandle != got[0].ReceiptHandle {
+		t.Fatalf("retried receive: %+v, want %+v", again, got)
+	}
+}
+
+// Detach answers waiting long polls empty at once, from inside the owners.
+func TestDetachAnswersLongPolls(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "detached", nil)
+	done := make(chan time.Duration, 3)
+	for range 3 {
+		go func() {
+			start := time.Now()
+			got, err := s.ReceiveMessage(context.Background(), sc, &ReceiveMessageInput{QueueUrl: url, WaitTimeSeconds: i32(10)})
+			if err != nil || len(got) != 0 {
+				t.Errorf("long poll: %+v %v", got, err)
+			}
+			done <- time.Since(start)
+		}()
+	}
+	time.Sleep(100 * time.Millisecond)
+	s.Detach()
+	for range 3 {
+		if d := <-done; d > 3*time.Second {
+			t.Fatalf("long poll answered after %v", d)
+		}
+	}
+}
+
+// A message moved to a dead-letter queue keeps its send time but comes
+// after newer messages: it still expires at the end of its retention.
+func TestMovedMessageExpiresBehindNewerOnes(t *testing.T) {
+	s := newService(t)
+	var offset atomic.Int64
+	s.clock = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	dlq := mustCreate(t, s, "old-dlq", map[string]string{"MessageRetentionPeriod": "60"})
+	url := mustCreate(t, s, "old-src", map[string]string{
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:old-dlq","maxReceiveCount":"1"}`})
+	send(t, s, url, "old")
+	if got := receive(t, s, url, 1, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(0) }); len(got) != 1 {
+		t.Fatalf("first receive: %+v", got)
+	}
+	offset.Store(int64(50 * time.Second))
+	send(t, s, dlq, "new")
+	if got := receive(t, s, url, 1); len(got) != 0 {
+		t.Fatalf("second receive should move the message: %+v", got)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		if q, _ := s.snapshot(sc, "old-dlq"); q.Messages.Len() == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the message did not reach the dead-letter queue")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	offset.Store(int64(70 * time.Second))
+	got := receive(t, s, dlq, 10, func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(0) })
+	if len(got) != 1 || got[0].Body != "new" {
+		t.Fatalf("dead-letter queue after the old message's retention: %+v", got)
+	}
+}
+
+// scanFIFOCandidates is the FIFO receive's rule by a scan of the whole
+// queue: in send order, each group's messages up to its first one not
+// visible.
+func scanFIFOCandidates(q *Queue, limit int) []uint64 {
+	var out []uint64
+	blocked := map[string]bool{}
+	for _, m := range q.Messages.All() {
+		if m.State != stateVisible {
+			blocked[m.extra().Group] = true
+			continue
+		}
+		if blocked[m.extra().Group] {
+			continue
+		}
+		out = append(out, m.Seq)
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// The owner's FIFO group index picks what a scan of the queue picks,
+// through sends, receives, deletes, visibility changes, timeouts and
+// moves to a dead-letter queue.
+func TestFIFOCandidatesMatchScan(t *testing.T) {
+	s := newService(t)
+	var offset atomic.Int64
+	s.clock = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	mustCreate(t, s, "rnd-dlq.fifo", map[string]string{"FifoQueue": "true"})
+	url := mustCreate(t, s, "rnd.fifo", map[string]string{"FifoQueue": "true",
+		"RedrivePolicy": `{"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:rnd-dlq.fifo","maxReceiveCount":"3"}`})
+	e, _, err := s.resolve(sc, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(step int) {
+		t.Helper()
+		v, err := s.update(e, func(w *work) (any, error) {
+			want := scanFIFOCandidates(w.q, 10)
+			var got []uint64
+			for _, m := range w.candidates(10) {
+				got = append(got, m.Seq)
+			}
+			if !slices.Equal(got, want) {
+				return fmt.Sprintf("index %v, scan %v", got, want), nil
+			}
+			return "", nil
+		})
+		if err != nil || v.(string) != "" {
+			t.Fatalf("step %d: %v %v", step, v, err)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	var handles []string
+	for step := range 600 {
+		switch op := rnd.IntN(10); {
+		case op < 4:
+			g := strconv.Itoa(rnd.IntN(6))
+			body := strconv.Itoa(step)
+			send(t, s, url, body, func(in *SendMessageInput) { in.MessageGroupId = g; in.MessageDeduplicationId = body })
+		case op < 6:
+			vis := int32(rnd.IntN(3))
+			for _, m := range receive(t, s, url, int32(1+rnd.IntN(10)), func(in *ReceiveMessageInput) { in.VisibilityTimeout = i32(vis) }) {
+				handles = append(handles, m.ReceiptHandle)
+			}
+		case op < 8 && len(handles) > 0:
+			i := rnd.IntN(len(handles))
+			_ = s.DeleteMessage(sc, url, handles[i])
+			handles = slices.Delete(handles, i, i+1)
+		case op < 9 && len(handles) > 0:
+			_ = s.ChangeMessageVisibility(sc, url, handles[rnd.IntN(len(handles))], int32(rnd.IntN(2)))
+		default:
+			offset.Add(int64(time.Second))
+		}
+		if step%50 == 49 {
+			// A change that failed after touching the index: the next one
+			// rebuilds it from the published state.
+			_, _ = s.update(e, func(w *work) (any, error) {
+				w.candidates(10)
+				return nil, errors.New("failed")
+			})
+		}
+		check(step)
+	}
+}
+
+// A FIFO receive costs what it takes, not the queue's length: with one
+// group of 20,000 messages whose front is in flight, 1,000 receives take
+// milliseconds (a scan of the queue per receive took seconds).
+func TestFIFOReceiveBehindBlockedGroupIsCheap(t *testing.T) {
+	s := newService(t)
+	url := mustCreate(t, s, "big.fifo", map[string]string{"FifoQueue": "true"})
+	for i := range 2000 {
+		var entries []SendMessageBatchRequestEntry
+		for j := range 10 {
+			id := strconv.Itoa(i*10 + j)
+			entries = append(entries, SendMessageBatchRequestEntry{Id: "e" + strconv.Itoa(j), SendMessageInput: SendMessageInput{MessageBody: id, MessageGroupId: "g", MessageDeduplicationId: id}})
+		}
+		if _, err := s.SendMessageBatch(sc, url, entries); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := receive(t, s, url, 1); len(got) != 1 {
+		t.Fatal(got)
+	}
+	start := time.Now()
+	for range 1000 {
+		if got := receive(t, s, url, 10); len(got) != 0 {
+			t.Fatal(got)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("1000 receives behind a blocked group of 20000 messages took %v", d)
+	}
+}
+
+// A long poll whose Ask timed out on a busy owner gives its waiter up:
+// the owner, registering it later, never serves it.
+func TestLongPollGivenUpOnBusyOwner(t *testing.T) {
+	env := actorstest.New(t)
+	sys := actors.NewSystem(env.Log, 200*time.Millisecond)
+	t.Cleanup(sys.Shutdown)
+	s := New(sys, env.Store, env.Now, env.Log)
+	t.Cleanup(s.Detach)
+	url := mustCreate(t, s, "slow", nil)
+	e, _, err := s.resolve(sc, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	actors.Tell(sys, e, func(*Queue) (actors.Change[Queue], error) {
+		time.Sleep(400 * time.Millisecond)
+		return actors.Change[Queue]{}, nil
+	})
+	_, err = s.ReceiveMessage(context.Background(), sc, &ReceiveMessageInput{QueueUrl: url, WaitTimeSeconds: i32(5)})
+	wantCode(t, err, "ServiceUnavailable")
+	time.Sleep(400 * time.Millisecond) // the owner registered the waiter meanwhile
+	send(t, s, url, "for a live caller")
+	got := receive(t, s, url, 10)
+	if len(got) != 1 || got[0].Attributes["ApproximateReceiveCount"] != "1" {
+		t.Fatalf("message taken by a given-up waiter: %+v", got)
+	}
 }

@@ -184,8 +184,8 @@ func (h handlers) receiveMessage(c *awsrpc.Call) error {
 	}
 	in.QueueUrl = queueURL(c, in.QueueUrl)
 	ctx := newPollContext(c.Ctx)
+	defer ctx.stop() // also on a panic: the watcher must leave the connection
 	msgs, err := h.svc.ReceiveMessage(ctx, c.Scope, &in)
-	ctx.stop()
 	if err != nil {
 		return err
 	}
