@@ -211,7 +211,9 @@ func TestLongPollWakesOnSend(t *testing.T) {
 			worst = d
 		}
 	}
-	if worst > 50*time.Millisecond {
+	// Woken by the send, not by the end of the 10 s wait (the latency
+	// itself is benchrun sqs-longpoll's figure).
+	if worst > 2*time.Second {
 		t.Fatalf("worst wake-up %v", worst)
 	}
 	t.Logf("worst wake-up over 20 polls: %v", worst)
@@ -715,13 +717,34 @@ func TestFIFOCandidatesMatchScan(t *testing.T) {
 	}
 }
 
-// A FIFO receive costs what it takes, not the queue's length: with one
-// group of 20,000 messages whose front is in flight, 1,000 receives take
-// milliseconds (a scan of the queue per receive took seconds).
-func TestFIFOReceiveBehindBlockedGroupIsCheap(t *testing.T) {
+// A FIFO group whose front is in flight gives nothing, however long it
+// is. BenchmarkFIFOReceiveBehindBlockedGroup measures what such a receive
+// costs (a scan of the queue per receive took seconds for 1,000).
+func TestFIFOReceiveBehindBlockedGroup(t *testing.T) {
+	s, url := blockedFIFOGroup(t, 20000)
+	for range 1000 {
+		if got := receive(t, s, url, 10); len(got) != 0 {
+			t.Fatal(got)
+		}
+	}
+}
+
+func BenchmarkFIFOReceiveBehindBlockedGroup(b *testing.B) {
+	s, url := blockedFIFOGroup(b, 20000)
+	b.ResetTimer()
+	for range b.N {
+		if got := receive(b, s, url, 10); len(got) != 0 {
+			b.Fatal(got)
+		}
+	}
+}
+
+// blockedFIFOGroup is a FIFO queue with one group of n messages whose
+// front is in flight.
+func blockedFIFOGroup(t testing.TB, n int) (*Service, string) {
 	s := newService(t)
 	url := mustCreate(t, s, "big.fifo", map[string]string{"FifoQueue": "true"})
-	for i := range 2000 {
+	for i := range n / 10 {
 		var entries []SendMessageBatchRequestEntry
 		for j := range 10 {
 			id := strconv.Itoa(i*10 + j)
@@ -734,15 +757,7 @@ func TestFIFOReceiveBehindBlockedGroupIsCheap(t *testing.T) {
 	if got := receive(t, s, url, 1); len(got) != 1 {
 		t.Fatal(got)
 	}
-	start := time.Now()
-	for range 1000 {
-		if got := receive(t, s, url, 10); len(got) != 0 {
-			t.Fatal(got)
-		}
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("1000 receives behind a blocked group of 20000 messages took %v", d)
-	}
+	return s, url
 }
 
 // A long poll whose Ask timed out on a busy owner gives its waiter up:
