@@ -27,6 +27,7 @@ var layers = []struct {
 	{"execute/...", []string{module + "/httpfront", module + "/server", "github.com/valyala/fasthttp"}},
 	{"inithook", []string{module + "/httpfront", module + "/actors", module + "/server"}},
 	{"inbox", []string{module + "/"}},
+	{"oashttp", []string{module + "/httpfront", module + "/actors", module + "/server", module + "/compat", module + "/execute", "github.com/valyala/fasthttp"}},
 	{"httpfront/...", []string{module + "/server", module + "/compat", module + "/cmd"}},
 	{"compat/...", []string{module + "/server", module + "/httpfront/backuphttp", module + "/httpfront/apigatewayhttp",
 		module + "/httpfront/apigatewayv2http", module + "/actors"}},
@@ -67,7 +68,7 @@ func TestImportDirection(t *testing.T) {
 			}
 		}
 	}
-	for _, must := range []string{"awswire/...", "actors/...", "vtl/...", "store", "httpfront/...", "compat/..."} {
+	for _, must := range []string{"awswire/...", "actors/...", "vtl/...", "store", "httpfront/...", "compat/...", "oashttp"} {
 		if !checked[must] {
 			t.Errorf("no package of %s was checked", must)
 		}
