@@ -27,6 +27,7 @@ func Handlers(svc *apigatewayv2.Service) map[string]restjson.Handler {
 		h.domainNameOps(),
 		h.vpcLinkOps(),
 		h.tagOps(),
+		h.openAPIOps(),
 	} {
 		maps.Copy(all, group)
 	}
