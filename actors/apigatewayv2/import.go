@@ -18,6 +18,8 @@ const (
 	importMsgWarnings = "Warnings found during import:\n\t%s"
 	importMsgHTTPOnly = "Reimport is supported only for HTTP APIs"
 	importMsgAt       = "%s (at %s)"
+	// importAPIParts are where the Api's own members come from.
+	importAPIParts = "info, x-amazon-apigateway-cors"
 )
 
 // ImportError turns a document oashttp refused into the BadRequestException
@@ -67,7 +69,7 @@ func (s *Service) ImportAPI(sc awswire.Scope, doc *oashttp.API, failOnWarnings b
 		Warnings:                  slices.Clone(doc.Warnings),
 	}
 	if err := apisApply(&api, &in); err != nil {
-		return nil, err
+		return nil, at(err, importAPIParts)
 	}
 	return s.CreateAPI(sc, api, func(t *Tx) error { return importConfig(t, doc) })
 }
@@ -98,7 +100,7 @@ func (s *Service) ReimportAPI(sc awswire.Scope, id string, doc *oashttp.API, fai
 		a.Warnings = slices.Clone(doc.Warnings)
 		in := importAPIInput(doc)
 		if err := apisApply(&a, &in); err != nil {
-			return API{}, err
+			return API{}, at(err, importAPIParts)
 		}
 		t.SetAPI(a)
 		if err := importConfig(t, doc); err != nil {
