@@ -338,7 +338,7 @@ func TestHTTPAPIOpenAPI(t *testing.T) {
 			// well: nothing may be left of the API.
 			"bad-uri": `{"openapi": "3.0.1", ` + info + `, "paths": {"/a": {"get": {"responses": {},
 			  "x-amazon-apigateway-integration": {"type": "http_proxy", "httpMethod": "GET", "uri": "not a url", "payloadFormatVersion": "1.0"}}}}}`,
-			"bad-cors": `{"openapi": "3.0.1", ` + info + `, "x-amazon-apigateway-cors": {"maxAge": 100000}, "paths": {}}`,
+			"bad-cors":  `{"openapi": "3.0.1", ` + info + `, "x-amazon-apigateway-cors": {"maxAge": 100000}, "paths": {}}`,
 			"bad-route": `{"openapi": "3.0.1", ` + info + `, "paths": {"/a//b": {"get": {"responses": {}}}}}`,
 		} {
 			_, err := gc.ImportApi(ctx, &apigatewayv2.ImportApiInput{Body: aws.String(body)})
