@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
@@ -352,4 +353,46 @@ func TestHTTPAPIOpenAPI(t *testing.T) {
 			t.Errorf("refused imports created %d APIs", n-before)
 		}
 	})
+}
+
+// An import and a reimport are durable: after a restart the API has what
+// the last one wrote, and nothing of what the reimport replaced.
+func TestHTTPAPIOpenAPIPersistence(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	client := func(srv *servertest.Server) *apigatewayv2.Client {
+		return apigatewayv2.NewFromConfig(servertest.AWSConfig("us-east-1", "test"), func(o *apigatewayv2.Options) { o.BaseEndpoint = aws.String(srv.URL) })
+	}
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
+	gc := client(srv)
+	doc := strings.ReplaceAll(oasDoc, "BACKEND", "https://example.com")
+	imp, err := gc.ImportApi(ctx, &apigatewayv2.ImportApiInput{Body: aws.String(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := aws.ToString(imp.ApiId)
+	first := oasConfig(t, gc, id)
+	second, err := gc.ImportApi(ctx, &apigatewayv2.ImportApiInput{Body: aws.String(doc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := `{"openapi": "3.0.1", "info": {"title": "smaller", "version": "2"}, "paths": {"/only": {"get": {
+	  "x-amazon-apigateway-integration": {"type": "HTTP_PROXY", "httpMethod": "GET", "uri": "https://example.com/only", "payloadFormatVersion": "1.0"}}}}}`
+	if _, err := gc.ReimportApi(ctx, &apigatewayv2.ReimportApiInput{ApiId: second.ApiId, Body: aws.String(small)}); err != nil {
+		t.Fatal(err)
+	}
+	reimported := oasConfig(t, gc, aws.ToString(second.ApiId))
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := srv.Emulator.Shutdown(sctx); err != nil {
+		t.Fatal(err)
+	}
+
+	gc2 := client(servertest.Start(t, servertest.WithPersistence(dir)))
+	if got := oasConfig(t, gc2, id); !slices.Equal(got, first) {
+		t.Errorf("after restart:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(first, "\n"))
+	}
+	if got := oasConfig(t, gc2, aws.ToString(second.ApiId)); !slices.Equal(got, reimported) {
+		t.Errorf("reimported after restart:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(reimported, "\n"))
+	}
 }
