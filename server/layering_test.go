@@ -27,6 +27,9 @@ var layers = []struct {
 	{"execute/...", []string{module + "/httpfront", module + "/server", "github.com/valyala/fasthttp"}},
 	{"inithook", []string{module + "/httpfront", module + "/actors", module + "/server"}},
 	{"inbox", []string{module + "/"}},
+	// openapi is pure conversion: of ours, it may import only awswire.
+	{"openapi", []string{module + "/httpfront", module + "/actors", module + "/server", module + "/execute",
+		module + "/compat", module + "/store", "github.com/valyala/fasthttp"}},
 	{"httpfront/...", []string{module + "/server", module + "/compat", module + "/cmd"}},
 	{"compat/...", []string{module + "/server", module + "/httpfront/backuphttp", module + "/httpfront/apigatewayhttp",
 		module + "/httpfront/apigatewayv2http", module + "/actors"}},

@@ -1,0 +1,77 @@
+package openapi_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/cloudemu/emulator/openapi"
+)
+
+func TestParseRefuses(t *testing.T) {
+	cases := []struct{ name, doc, msg string }{
+		{"empty", "", "Invalid OpenAPI input."},
+		{"json=malformed", `{"openapi": "3.0.1",`, "Invalid OpenAPI input."},
+		{"yaml=malformed", "openapi: 3.0.1\ninfo: [", "Invalid OpenAPI input."},
+		{"version=1", `{"swagger": "1.2"}`, "Invalid OpenAPI input."},
+		{"ref=alias-cycle", `{"openapi": "3.0.1", "info": {"title": "c", "version": "1"}, "paths": {},
+		  "components": {"schemas": {"A": {"$ref": "#/components/schemas/B"}, "B": {"$ref": "#/components/schemas/A"}}}}`, "Errors found during import"},
+		{"ref=missing", `{"openapi": "3.0.1", "info": {"title": "m", "version": "1"}, "paths": {"/a": {"get": {"responses": {"200": {"description": "ok",
+		  "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Nope"}}}}}}}}}`, "Errors found during import"},
+		{"ref=external", `{"openapi": "3.0.1", "info": {"title": "m", "version": "1"}, "paths": {},
+		  "components": {"schemas": {"A": {"$ref": "/etc/passwd#/x"}}}}`, "Errors found during import"},
+		{"nesting=deep", `{"openapi": "3.0.1", "x": ` + strings.Repeat("[", 500) + strings.Repeat("]", 500) + `}`, "Invalid OpenAPI input: the document nests deeper"},
+		{"validator=unknown", `{"openapi": "3.0.1", "info": {"title": "v", "version": "1"}, "paths": {}, "x-amazon-apigateway-request-validator": "nope"}`,
+			"Errors found during import:\n\tUnable to find request validator 'nope'"},
+		{"scheme=unknown", `{"openapi": "3.0.1", "info": {"title": "s", "version": "1"}, "paths": {"/a": {"get": {"security": [{"nope": []}], "responses": {}}}}}`,
+			"Errors found during import:\n\tUnable to find security scheme 'nope'"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := openapi.Parse([]byte(tc.doc))
+			var pe *openapi.Error
+			if !errors.As(err, &pe) || !strings.HasPrefix(pe.Message, tc.msg) {
+				t.Fatalf("want %q..., got %v", tc.msg, err)
+			}
+			t.Log(pe.Message)
+		})
+	}
+}
+
+func TestParseSwaggerAnyMethodAndModels(t *testing.T) {
+	doc := `swagger: "2.0"
+info: {title: s, version: "1"}
+basePath: /v1
+paths:
+  /things/{id}:
+    x-amazon-apigateway-any-method:
+      parameters:
+        - {name: id, in: path, required: true, type: string}
+        - {name: body, in: body, schema: {$ref: "#/definitions/Thing"}}
+      responses: {"200": {description: ok}}
+      x-amazon-apigateway-integration: {type: mock}
+definitions:
+  Thing:
+    type: object
+    properties:
+      next: {$ref: "#/definitions/Thing"}
+`
+	api, err := openapi.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, r := range api.Resources {
+		paths = append(paths, r.Path)
+	}
+	if strings.Join(paths, " ") != "/ /things /things/{id}" {
+		t.Fatalf("paths %v", paths)
+	}
+	m := api.Resources[2].Methods
+	if len(m) != 1 || m[0].HTTPMethod != "ANY" || !m[0].RequestParameters["method.request.path.id"] || m[0].RequestModels["application/json"] != "Thing" {
+		t.Fatalf("methods %+v", m)
+	}
+	if len(api.Models) != 1 || !strings.Contains(api.Models[0].Schema, openapi.ModelURLPrefix+"Thing") {
+		t.Fatalf("models %+v", api.Models)
+	}
+}
