@@ -2,8 +2,11 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -482,7 +485,7 @@ func TestImportRestAPIWarnings(t *testing.T) {
 }
 
 func TestImportRestAPIRefuses(t *testing.T) {
-	srv := servertest.Start(t, servertest.WithMaxBody(1<<20))
+	srv := servertest.Start(t, servertest.WithMaxBody(64<<10))
 	c := gwClient(srv)
 	ctx := context.Background()
 	deep := `{"openapi": "3.0.1", "info": {"title": "deep", "version": "1"}, "paths": {}, "x-deep": ` +
@@ -505,7 +508,7 @@ func TestImportRestAPIRefuses(t *testing.T) {
 			"Errors found during import:\n\tUnable to put integration on 'GET' for resource at path '/a': Invalid integration type specified: CARRIER_PIGEON. Valid options are HTTP,MOCK,AWS_PROXY,HTTP_PROXY,AWS"},
 		{"integration=bad-uri", mock(`{"type": "http", "httpMethod": "GET", "uri": "nope"}`), "BadRequestException", ""},
 		{"nesting=deep", deep, "BadRequestException", ""},
-		{"size=2MB", `{"openapi": "3.0.1", "info": {"title": "big", "version": "1"}, "paths": {}, "x-big": "` + strings.Repeat("x", 2<<20) + `"}`,
+		{"size=80KiB", `{"openapi": "3.0.1", "info": {"title": "big", "version": "1"}, "paths": {}, "x-big": "` + strings.Repeat("x", 80<<10) + `"}`,
 			"RequestEntityTooLargeException", ""},
 	}
 	for _, tc := range cases {
@@ -581,4 +584,112 @@ paths:
 	servertest.WantAPIError(t, err, "BadRequestException", "Invalid OpenAPI input.")
 	_, err = c.PutRestApi(ctx, &apigateway.PutRestApiInput{RestApiId: aws.String("nope"), Body: []byte(extra)})
 	servertest.WantAPIError(t, err, "NotFoundException", "")
+}
+
+// shape is what an import must reproduce of an API: each method of each
+// path with its parameters, models, responses and integration.
+func shape(t *testing.T, c *apigateway.Client, api string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for p, r := range resourcesByPath(t, c, api) {
+		out[p] = ""
+		for verb, m := range r.ResourceMethods {
+			s := fmt.Sprintf("auth=%s key=%v params=%v models=%v", aws.ToString(m.AuthorizationType), aws.ToBool(m.ApiKeyRequired),
+				m.RequestParameters, m.RequestModels)
+			for _, code := range slices.Sorted(maps.Keys(m.MethodResponses)) {
+				mr := m.MethodResponses[code]
+				s += fmt.Sprintf(" resp[%s]=%v,%v", code, mr.ResponseParameters, mr.ResponseModels)
+			}
+			if it := m.MethodIntegration; it != nil {
+				s += fmt.Sprintf(" it=%s %s %s %v %v %s %d", it.Type, aws.ToString(it.HttpMethod), aws.ToString(it.Uri), it.RequestParameters,
+					it.RequestTemplates, aws.ToString(it.PassthroughBehavior), it.TimeoutInMillis)
+				for _, code := range slices.Sorted(maps.Keys(it.IntegrationResponses)) {
+					ir := it.IntegrationResponses[code]
+					s += fmt.Sprintf(" ir[%s]=%q,%v,%v", code, aws.ToString(ir.SelectionPattern), ir.ResponseParameters, ir.ResponseTemplates)
+				}
+			}
+			out[p+" "+verb] = s
+		}
+	}
+	return out
+}
+
+func TestGetExportRoundTrip(t *testing.T) {
+	srv := servertest.Start(t)
+	c := gwClient(srv)
+	ctx := context.Background()
+	for _, src := range []struct{ name, doc string }{{"petstore", petStore}, {"extensions", extensions}} {
+		out, err := c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(src.doc)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		api := aws.ToString(out.Id)
+		if _, err := c.CreateDeployment(ctx, &apigateway.CreateDeploymentInput{RestApiId: &api, StageName: aws.String("dev")}); err != nil {
+			t.Fatal(err)
+		}
+		want := shape(t, c, api)
+		for _, kind := range []string{"oas30", "swagger"} {
+			for _, accept := range []string{"application/json", "application/yaml"} {
+				t.Run(fmt.Sprintf("doc=%s/type=%s/accept=%s", src.name, kind, accept), func(t *testing.T) {
+					ex, err := c.GetExport(ctx, &apigateway.GetExportInput{RestApiId: &api, StageName: aws.String("dev"), ExportType: aws.String(kind),
+						Accepts: aws.String(accept), Parameters: map[string]string{"extensions": "apigateway"}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !strings.HasPrefix(aws.ToString(ex.ContentDisposition), `attachment; filename="`+kind+"_") {
+						t.Fatalf("content disposition %q", aws.ToString(ex.ContentDisposition))
+					}
+					host := api + ".execute-api.us-east-1.amazonaws.com"
+					if !strings.Contains(string(ex.Body), host) {
+						t.Fatalf("export names no %s:\n%s", host, ex.Body)
+					}
+					back, err := c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: ex.Body, FailOnWarnings: true})
+					if err != nil {
+						t.Fatalf("re-import: %v\n%s", err, ex.Body)
+					}
+					got := shape(t, c, aws.ToString(back.Id))
+					for k, v := range want {
+						if got[k] != v {
+							t.Errorf("%s:\n got %s\nwant %s", k, got[k], v)
+						}
+					}
+					if len(got) != len(want) {
+						t.Errorf("re-imported %d resources and methods, want %d", len(got), len(want))
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestGetExportFrozen(t *testing.T) {
+	srv := servertest.Start(t)
+	c := gwClient(srv)
+	ctx := context.Background()
+	out, err := c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(petStore)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := aws.ToString(out.Id)
+	if _, err := c.CreateDeployment(ctx, &apigateway.CreateDeploymentInput{RestApiId: &api, StageName: aws.String("prod")}); err != nil {
+		t.Fatal(err)
+	}
+	// A change after the deployment is not in the stage's export.
+	if _, err := c.PutRestApi(ctx, &apigateway.PutRestApiInput{RestApiId: &api, Mode: types.PutModeOverwrite,
+		Body: []byte(`{"openapi": "3.0.1", "info": {"title": "PetStore", "version": "9"}, "paths": {"/later": {}}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := c.GetExport(ctx, &apigateway.GetExportInput{RestApiId: &api, StageName: aws.String("prod"), ExportType: aws.String("oas30")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(ex.Body)
+	if !strings.Contains(body, `"/pets/{petId}"`) || strings.Contains(body, "/later") || strings.Contains(body, "x-amazon-apigateway-integration") ||
+		!strings.Contains(body, `"default": "prod"`) || aws.ToString(ex.ContentDisposition) != `attachment; filename="oas30_2.0.json"` {
+		t.Fatalf("export %q:\n%s", aws.ToString(ex.ContentDisposition), body)
+	}
+	_, err = c.GetExport(ctx, &apigateway.GetExportInput{RestApiId: &api, StageName: aws.String("nope"), ExportType: aws.String("oas30")})
+	servertest.WantAPIError(t, err, "NotFoundException", "Invalid stage identifier specified")
+	_, err = c.GetExport(ctx, &apigateway.GetExportInput{RestApiId: &api, StageName: aws.String("prod"), ExportType: aws.String("raml")})
+	servertest.WantAPIError(t, err, "BadRequestException", "")
 }

@@ -48,7 +48,9 @@ var Partial = []string{
 	"FlushStageCache",
 	// Imports: basepath=ignore only; documentation parts and resource
 	// policies are skipped with a warning; inline (unnamed) schemas make
-	// no model (docs/apigateway.md, "Importing OpenAPI").
+	// no model (docs/apigateway.md, "Importing and exporting OpenAPI").
 	"ImportRestApi",
 	"PutRestApi",
+	// Exports: parameters as strings; postman extensions add nothing.
+	"GetExport",
 }
