@@ -27,12 +27,13 @@ const (
 
 type builder struct {
 	doc     *openapi3.T
+	prefix  string // prepended to every path (basepath)
 	api     *API
 	schemes map[string]*openapi3.SecurityScheme
 }
 
-func build(doc *openapi3.T) (*API, error) {
-	b := &builder{doc: doc, api: &API{}, schemes: map[string]*openapi3.SecurityScheme{}}
+func build(doc *openapi3.T, prefix string) (*API, error) {
+	b := &builder{doc: doc, prefix: prefix, api: &API{}, schemes: map[string]*openapi3.SecurityScheme{}}
 	if doc.Info != nil {
 		b.api.Name = doc.Info.Title
 		b.api.Description = doc.Info.Description
@@ -252,7 +253,7 @@ func (b *builder) paths() error {
 	if b.doc.Paths != nil {
 		for _, p := range sorted(b.doc.Paths.Map()) {
 			item := b.doc.Paths.Value(p)
-			path := "/" + strings.Trim(p, "/")
+			path := "/" + strings.Trim(b.prefix+"/"+strings.Trim(p, "/"), "/")
 			for parent := path; ; {
 				if _, ok := byPath[parent]; !ok {
 					byPath[parent] = &Resource{Path: parent}

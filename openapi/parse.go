@@ -42,10 +42,19 @@ const (
 	anyMarker    = "x-emulator-any-method"
 )
 
+// Options are ImportRestApi's parameters.
+type Options struct {
+	// BasePath is what to do with the document's base path (Swagger's
+	// basePath, the path of OpenAPI's first server URL): "ignore" (or ""),
+	// "prepend" it to every path, or "split" off its first segment (the
+	// stage) and prepend the rest.
+	BasePath string
+}
+
 // Parse reads an OpenAPI 3.0 or Swagger 2.0 document, JSON or YAML, into
 // the API it describes. A document that cannot be read or imported is an
 // *Error.
-func Parse(body []byte) (api *API, err error) {
+func Parse(body []byte, o Options) (api *API, err error) {
 	defer func() {
 		// The document is the client's: whatever a parser does with it
 		// must end in a 400, not in the front's panic handler.
@@ -53,32 +62,75 @@ func Parse(body []byte) (api *API, err error) {
 			api, err = nil, invalid()
 		}
 	}()
-	doc, err := load(body)
+	switch o.BasePath {
+	case "", "ignore", "prepend", "split":
+	default:
+		return nil, &Error{Message: "Invalid basepath specified: " + o.BasePath + ". Valid options are ignore,prepend,split"}
+	}
+	doc, base, err := load(body)
 	if err != nil {
 		return nil, err
 	}
-	return build(doc)
+	prefix := ""
+	switch o.BasePath {
+	case "prepend":
+		prefix = strings.TrimRight(base, "/")
+	case "split":
+		parts := strings.SplitN(strings.Trim(base, "/"), "/", 2)
+		if len(parts) == 2 {
+			prefix = "/" + strings.TrimRight(parts[1], "/")
+		}
+	}
+	return build(doc, prefix)
 }
 
-// load decodes body into an OpenAPI 3 document with its references resolved.
-func load(body []byte) (*openapi3.T, error) {
+// serverBasePath is the path of an OpenAPI 3 document's first server URL,
+// its variables at their defaults.
+func serverBasePath(doc *openapi3.T) string {
+	if len(doc.Servers) == 0 || doc.Servers[0] == nil {
+		return ""
+	}
+	sv := doc.Servers[0]
+	u := sv.URL
+	for name, v := range sv.Variables {
+		if v != nil {
+			u = strings.ReplaceAll(u, "{"+name+"}", v.Default)
+		}
+	}
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		j := strings.IndexByte(u, '/')
+		if j < 0 {
+			return ""
+		}
+		u = u[j:]
+	}
+	if !strings.HasPrefix(u, "/") {
+		u = "/" + u
+	}
+	return u
+}
+
+// load decodes body into an OpenAPI 3 document with its references
+// resolved, and returns the document's base path.
+func load(body []byte) (*openapi3.T, string, error) {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
-		return nil, invalid()
+		return nil, "", invalid()
 	}
 	if body[0] != '{' {
 		j, err := yaml.YAMLToJSON(body)
 		if err != nil {
-			return nil, invalid()
+			return nil, "", invalid()
 		}
 		body = j
 	}
 	if depth(body) > MaxDepth {
-		return nil, &Error{Message: fmt.Sprintf("Invalid OpenAPI input: the document nests deeper than %d levels.", MaxDepth)}
+		return nil, "", &Error{Message: fmt.Sprintf("Invalid OpenAPI input: the document nests deeper than %d levels.", MaxDepth)}
 	}
 	var raw map[string]any
 	if err := json.Unmarshal(body, &raw); err != nil {
-		return nil, invalid()
+		return nil, "", invalid()
 	}
 	switch {
 	case raw["swagger"] == "2.0":
@@ -87,11 +139,15 @@ func load(body []byte) (*openapi3.T, error) {
 		markAnyMethods(raw)
 		b, err := json.Marshal(raw)
 		if err != nil {
-			return nil, invalid()
+			return nil, "", invalid()
 		}
-		return load3(b)
+		doc, err := load3(b)
+		if err != nil {
+			return nil, "", err
+		}
+		return doc, serverBasePath(doc), nil
 	}
-	return nil, invalid()
+	return nil, "", invalid()
 }
 
 func isOAS3(v any) bool {
@@ -140,10 +196,10 @@ func markAnyMethods(raw map[string]any) {
 	}
 }
 
-func loadSwagger(body []byte) (*openapi3.T, error) {
+func loadSwagger(body []byte) (*openapi3.T, string, error) {
 	var doc2 openapi2.T
 	if err := json.Unmarshal(body, &doc2); err != nil {
-		return nil, invalid()
+		return nil, "", invalid()
 	}
 	anyOps := map[string]*openapi2.Operation{}
 	for path, item := range doc2.Paths {
@@ -156,18 +212,18 @@ func loadSwagger(body []byte) (*openapi3.T, error) {
 		}
 		b, err := json.Marshal(ext)
 		if err != nil {
-			return nil, invalid()
+			return nil, "", invalid()
 		}
 		op := new(openapi2.Operation)
 		if err := json.Unmarshal(b, op); err != nil {
-			return nil, invalid()
+			return nil, "", invalid()
 		}
 		delete(item.Extensions, anyMethodKey)
 		anyOps[path] = op
 	}
 	doc3, err := openapi2conv.ToV3(&doc2)
 	if err != nil {
-		return nil, refError(err)
+		return nil, "", refError(err)
 	}
 	for path, op := range anyOps {
 		item := doc3.Paths.Value(path)
@@ -177,7 +233,7 @@ func loadSwagger(body []byte) (*openapi3.T, error) {
 		}
 		op3, err := openapi2conv.ToV3Operation(doc3.Components, doc2.Paths[path], op, doc2.Consumes)
 		if err != nil {
-			return nil, refError(err)
+			return nil, "", refError(err)
 		}
 		if op3.Extensions == nil {
 			op3.Extensions = map[string]any{}
@@ -185,14 +241,17 @@ func loadSwagger(body []byte) (*openapi3.T, error) {
 		op3.Extensions[anyMarker] = true
 		item.Trace = op3
 	}
-	// Swagger's basePath is the stage's, not the resources': it is dropped
-	// as API Gateway's default (basepath=ignore) does.
+	// The base path is applied by Parse, as the import's basepath asks.
 	doc3.Servers = nil
 	b, err := json.Marshal(doc3)
 	if err != nil {
-		return nil, invalid()
+		return nil, "", invalid()
 	}
-	return load3(b)
+	doc, err := load3(b)
+	if err != nil {
+		return nil, "", err
+	}
+	return doc, doc2.BasePath, nil
 }
 
 // depth is how deep the JSON text b nests.

@@ -28,7 +28,7 @@ func TestParseRefuses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := openapi.Parse([]byte(tc.doc))
+			_, err := openapi.Parse([]byte(tc.doc), openapi.Options{})
 			var pe *openapi.Error
 			if !errors.As(err, &pe) || !strings.HasPrefix(pe.Message, tc.msg) {
 				t.Fatalf("want %q..., got %v", tc.msg, err)
@@ -56,7 +56,7 @@ definitions:
     properties:
       next: {$ref: "#/definitions/Thing"}
 `
-	api, err := openapi.Parse([]byte(doc))
+	api, err := openapi.Parse([]byte(doc), openapi.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +73,32 @@ definitions:
 	}
 	if len(api.Models) != 1 || !strings.Contains(api.Models[0].Schema, openapi.ModelURLPrefix+"Thing") {
 		t.Fatalf("models %+v", api.Models)
+	}
+}
+
+func TestParseBasePath(t *testing.T) {
+	swagger := `{"swagger": "2.0", "info": {"title": "b", "version": "1"}, "basePath": "/stage/api/",
+	  "paths": {"/things": {"get": {"responses": {"200": {"description": "ok"}}}}}}`
+	oas3 := `{"openapi": "3.0.1", "info": {"title": "b", "version": "1"},
+	  "servers": [{"url": "https://example.com/{basePath}", "variables": {"basePath": {"default": "stage/api"}}}],
+	  "paths": {"/things": {"get": {"responses": {"200": {"description": "ok"}}}}}}`
+	for _, doc := range []struct{ name, text string }{{"swagger", swagger}, {"oas30", oas3}} {
+		for _, tc := range []struct{ mode, want string }{
+			{"", "/things"}, {"ignore", "/things"}, {"prepend", "/stage/api/things"}, {"split", "/api/things"},
+		} {
+			t.Run("doc="+doc.name+"/basepath="+tc.mode, func(t *testing.T) {
+				api, err := openapi.Parse([]byte(doc.text), openapi.Options{BasePath: tc.mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				last := api.Resources[len(api.Resources)-1]
+				if last.Path != tc.want || len(last.Methods) != 1 {
+					t.Fatalf("resources %+v", api.Resources)
+				}
+			})
+		}
+	}
+	if _, err := openapi.Parse([]byte(swagger), openapi.Options{BasePath: "sideways"}); err == nil {
+		t.Fatal("basepath=sideways accepted")
 	}
 }

@@ -693,3 +693,24 @@ func TestGetExportFrozen(t *testing.T) {
 	_, err = c.GetExport(ctx, &apigateway.GetExportInput{RestApiId: &api, StageName: aws.String("prod"), ExportType: aws.String("raml")})
 	servertest.WantAPIError(t, err, "BadRequestException", "")
 }
+
+func TestImportRestAPIParameters(t *testing.T) {
+	srv := servertest.Start(t)
+	c := gwClient(srv)
+	ctx := context.Background()
+	doc := `{"swagger": "2.0", "info": {"title": "based", "version": "1"}, "basePath": "/v1/shop",
+	  "paths": {"/items": {"get": {"responses": {"200": {"description": "ok"}}}}}}`
+	out, err := c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(doc),
+		Parameters: map[string]string{"basepath": "split", "endpointConfigurationTypes": "REGIONAL"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.EndpointConfiguration.Types[0] != types.EndpointTypeRegional {
+		t.Fatalf("endpoint configuration %+v", out.EndpointConfiguration)
+	}
+	if _, ok := resourcesByPath(t, c, aws.ToString(out.Id))["/shop/items"]; !ok {
+		t.Fatal("basepath=split did not prepend /shop")
+	}
+	_, err = c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(doc), Parameters: map[string]string{"basepath": "sideways"}})
+	servertest.WantAPIError(t, err, "BadRequestException", "Invalid basepath specified: sideways. Valid options are ignore,prepend,split")
+}

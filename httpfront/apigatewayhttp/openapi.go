@@ -20,18 +20,15 @@ func (h *handlers) openAPIOps() map[string]restjson.Handler {
 }
 
 // readDocument parses the request's OpenAPI document and applies the
-// import's query parameters: failonwarnings, and the parameters AWS
-// accepts (basepath=ignore is the only basepath handled; others are
-// refused rather than silently misapplied).
+// import's query parameters: failonwarnings, basepath and
+// endpointConfigurationTypes.
 func readDocument(c *restjson.Call) (*openapi.API, error) {
 	fail, _, err := c.QueryBool("failonwarnings")
 	if err != nil {
 		return nil, err
 	}
-	if bp, ok := c.Query("basepath"); ok && bp != "ignore" {
-		return nil, c.Invalid("basepath=%s is not supported by this emulator; only basepath=ignore is", bp)
-	}
-	doc, err := openapi.Parse(c.Ctx.PostBody())
+	bp, _ := c.Query("basepath")
+	doc, err := openapi.Parse(c.Ctx.PostBody(), openapi.Options{BasePath: bp})
 	if err != nil {
 		var pe *openapi.Error
 		if errors.As(err, &pe) {
