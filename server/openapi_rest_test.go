@@ -714,3 +714,39 @@ func TestImportRestAPIParameters(t *testing.T) {
 	_, err = c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(doc), Parameters: map[string]string{"basepath": "sideways"}})
 	servertest.WantAPIError(t, err, "BadRequestException", "Invalid basepath specified: sideways. Valid options are ignore,prepend,split")
 }
+
+// TestImportRestAPIPersisted: an imported API survives a restart whole, and
+// a PutRestApi that fails changes nothing.
+func TestImportRestAPIPersisted(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	var api string
+	var want map[string]string
+	{
+		srv := servertest.Start(t, servertest.WithPersistence(dir))
+		c := gwClient(srv)
+		out, err := c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(extensions)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		api = aws.ToString(out.Id)
+		want = shape(t, c, api)
+		bad := `{"openapi": "3.0.1", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"responses": {},
+		  "x-amazon-apigateway-integration": {"type": "carrier_pigeon"}}}}}`
+		for _, mode := range []types.PutMode{types.PutModeOverwrite, types.PutModeMerge} {
+			_, err = c.PutRestApi(ctx, &apigateway.PutRestApiInput{RestApiId: &api, Mode: mode, Body: []byte(bad)})
+			servertest.WantAPIError(t, err, "BadRequestException", "")
+		}
+		shutdown(t, srv)
+	}
+	srv := servertest.Start(t, servertest.WithPersistence(dir))
+	c := gwClient(srv)
+	got := shape(t, c, api)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after restart:\n got %v\nwant %v", got, want)
+	}
+	status, _, body := deployAndGet(t, srv, c, api, "/mock")
+	if status != 200 || body != `{"mocked": true}` {
+		t.Fatalf("GET /mock after restart: %d %s", status, body)
+	}
+}
