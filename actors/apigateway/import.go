@@ -162,6 +162,11 @@ func applyDocument(t *Tx, doc *openapi.API, mode ImportMode) error {
 
 func importModels(t *Tx, doc *openapi.API) error {
 	prefix := strings.ReplaceAll(openapi.ModelURLPrefix, openapi.RestAPIIDPlaceholder, t.State().API.ID)
+	// Model ids in use, gathered once: a document may hold thousands.
+	taken := map[string]bool{}
+	for _, m := range t.State().Models.All() {
+		taken[m.ID] = true
+	}
 	// All models first: their schemas may name one another, in any order
 	// and in cycles.
 	for _, dm := range doc.Models {
@@ -173,8 +178,9 @@ func importModels(t *Tx, doc *openapi.API) error {
 		if old, ok := t.State().Models.Get(m.Name); ok {
 			m.ID = old.ID
 		} else {
-			m.ID = NewID(6, func(id string) bool { return modelIDTaken(t.State(), id) })
+			m.ID = NewID(6, func(id string) bool { return taken[id] })
 		}
+		taken[m.ID] = true
 		t.PutModel(m)
 	}
 	for _, dm := range doc.Models {
