@@ -27,7 +27,12 @@ var layers = []struct {
 	{"execute/...", []string{module + "/httpfront", module + "/server", "github.com/valyala/fasthttp"}},
 	{"inithook", []string{module + "/httpfront", module + "/actors", module + "/server"}},
 	{"inbox", []string{module + "/"}},
-	{"oashttp", []string{module + "/httpfront", module + "/actors", module + "/server", module + "/compat", module + "/execute", "github.com/valyala/fasthttp"}},
+	// oasrest and oashttp are pure conversions: of ours, they may import
+	// only awswire.
+	{"oasrest", []string{module + "/httpfront", module + "/actors", module + "/server", module + "/execute",
+		module + "/compat", module + "/store", "github.com/valyala/fasthttp"}},
+	{"oashttp", []string{module + "/httpfront", module + "/actors", module + "/server", module + "/execute",
+		module + "/compat", module + "/store", "github.com/valyala/fasthttp"}},
 	{"httpfront/...", []string{module + "/server", module + "/compat", module + "/cmd"}},
 	{"compat/...", []string{module + "/server", module + "/httpfront/backuphttp", module + "/httpfront/apigatewayhttp",
 		module + "/httpfront/apigatewayv2http", module + "/actors"}},

@@ -183,6 +183,30 @@ var customIDRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 // AWS's order, the defaults AWS fills in, the root resource and the default
 // models, and a copy of another API's configuration with cloneFrom.
 func (s *Service) NewRestAPI(sc awswire.Scope, in RestAPIInput) (*RestAPI, error) {
+	api, err := s.checkRestAPI(in)
+	if err != nil {
+		return nil, err
+	}
+	var src *RestAPI
+	if in.CloneFrom != "" {
+		c, ok := s.API(sc, in.CloneFrom)
+		if !ok {
+			return nil, APINotFound(sc, in.CloneFrom)
+		}
+		src = c
+	}
+	return s.CreateRestAPI(sc, api, func(t *Tx) error {
+		DefaultModels(t)
+		if src != nil {
+			CloneConfig(t, src)
+		}
+		return nil
+	})
+}
+
+// checkRestAPI checks a CreateRestApi request (ImportRestApi's too) and
+// returns the API it creates.
+func (s *Service) checkRestAPI(in RestAPIInput) (API, error) {
 	// Model-level checks come first and are reported together.
 	var v Validation
 	if ec := in.EndpointConfiguration; ec != nil {
@@ -192,24 +216,24 @@ func (s *Service) NewRestAPI(sc awswire.Scope, in RestAPIInput) (*RestAPI, error
 		}
 	}
 	if err := v.Err(); err != nil {
-		return nil, err
+		return API{}, err
 	}
 	if in.Name == nil {
-		return nil, BadRequest("Invalid REST API name specified")
+		return API{}, BadRequest("Invalid REST API name specified")
 	}
 	if err := checkAPIName(*in.Name); err != nil {
-		return nil, err
+		return API{}, err
 	}
 	if d := in.Description; d != nil && *d == "" {
-		return nil, BadRequest("Description cannot be an empty string")
+		return API{}, BadRequest("Description cannot be an empty string")
 	} else if d != nil && utf8.RuneCountInString(*d) > maxDescription {
-		return nil, BadRequest("Invalid description specified: it must be at most %d characters", maxDescription)
+		return API{}, BadRequest("Invalid description specified: it must be at most %d characters", maxDescription)
 	}
 	if err := checkPolicy(in.Policy); err != nil {
-		return nil, err
+		return API{}, err
 	}
 	if err := ValidateTags(in.Tags); err != nil {
-		return nil, err
+		return API{}, err
 	}
 	api := API{
 		Name:                      *in.Name,
@@ -229,10 +253,10 @@ func (s *Service) NewRestAPI(sc awswire.Scope, in RestAPIInput) (*RestAPI, error
 	case "HEADER", "AUTHORIZER":
 		api.APIKeySource = in.APIKeySource
 	default:
-		return nil, BadRequest("Invalid API Key Source specified. Valid options are HEADER,AUTHORIZER")
+		return API{}, BadRequest("Invalid API Key Source specified. Valid options are HEADER,AUTHORIZER")
 	}
 	if n := in.MinimumCompressionSize; n != nil && (*n < 0 || *n > 10485760) {
-		return nil, BadRequest("Invalid minimum compression size, must be between 0 and 10485760")
+		return API{}, BadRequest("Invalid minimum compression size, must be between 0 and 10485760")
 	}
 	api.MinimumCompressionSize = in.MinimumCompressionSize
 	ec := EndpointConfiguration{Types: []string{"EDGE"}}
@@ -241,15 +265,15 @@ func (s *Service) NewRestAPI(sc awswire.Scope, in RestAPIInput) (*RestAPI, error
 		ec.Types = slices.Clone(ec.Types)
 		switch len(ec.Types) {
 		case 0:
-			return nil, BadRequest("REGIONAL Configuration and EDGE Configuration cannot be both DISABLED.")
+			return API{}, BadRequest("REGIONAL Configuration and EDGE Configuration cannot be both DISABLED.")
 		case 1:
 		default:
-			return nil, BadRequest("Cannot create an api with multiple Endpoint Types.")
+			return API{}, BadRequest("Cannot create an api with multiple Endpoint Types.")
 		}
 	}
 	switch {
 	case ec.Types[0] == "PRIVATE" && ec.IPAddressType == "ipv4":
-		return nil, BadRequest("Only dualstack ipAddressType is supported for Private APIs.")
+		return API{}, BadRequest("Only dualstack ipAddressType is supported for Private APIs.")
 	case ec.Types[0] == "PRIVATE":
 		ec.IPAddressType = "dualstack"
 	case ec.IPAddressType == "":
@@ -258,25 +282,11 @@ func (s *Service) NewRestAPI(sc awswire.Scope, in RestAPIInput) (*RestAPI, error
 	api.EndpointConfiguration = &ec
 	if id, ok := in.Tags[CustomIDTag]; ok {
 		if !customIDRe.MatchString(id) {
-			return nil, BadRequest("Invalid %s tag: the id must be 1 to 128 letters, digits, '-' or '_'", CustomIDTag)
+			return API{}, BadRequest("Invalid %s tag: the id must be 1 to 128 letters, digits, '-' or '_'", CustomIDTag)
 		}
 		api.ID = id
 	}
-	var src *RestAPI
-	if in.CloneFrom != "" {
-		c, ok := s.API(sc, in.CloneFrom)
-		if !ok {
-			return nil, APINotFound(sc, in.CloneFrom)
-		}
-		src = c
-	}
-	return s.CreateRestAPI(sc, api, func(t *Tx) error {
-		DefaultModels(t)
-		if src != nil {
-			CloneConfig(t, src)
-		}
-		return nil
-	})
+	return api, nil
 }
 
 // CloneConfig copies the live configuration of API src into t, with new
