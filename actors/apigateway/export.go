@@ -36,7 +36,7 @@ func (s *Service) ExportStage(sc awswire.Scope, apiID, stage string) (*StageExpo
 }
 
 // Describe turns a configuration into the neutral description package
-// openapi writes (the inverse of the import).
+// oasrest writes (the inverse of the import).
 func Describe(c *Config) *oasrest.API {
 	a := c.API
 	out := &oasrest.API{Name: a.Name, Description: a.Description, Version: a.Version, APIKeySource: a.APIKeySource,
