@@ -34,6 +34,7 @@ func Handlers(svc *apigatewayv2.Service) map[string]restjson.Handler {
 	return all
 }
 
-// Partial lists the supported operations that are emulated only in part
-// (none: every supported operation works as AWS documents it).
-var Partial = []string{}
+// Partial lists the supported operations that are emulated only in part:
+// OpenAPI import and export read and write OpenAPI 3.0 only, without
+// models or route request parameters (docs/apigatewayv2.md).
+var Partial = []string{"ImportApi", "ReimportApi", "ExportApi"}
