@@ -115,7 +115,7 @@ func TestBadInput(t *testing.T) {
 		{"route=wrong-method", "PATCH", "/backup-vaults/x", "", 404, "UnknownOperationException", "Message"},
 		{"op=not-implemented", "GET", "/backup-jobs", "", 501, "NotImplementedException", "Message"},
 		{"op=apigateway-unsupported-account", "GET", "/account", "", 501, "NotImplementedException", "message"},
-		{"op=apigatewayv2-not-implemented", "GET", "/v2/apis/x/exports/OAS30", "", 501, "NotImplementedException", "message"},
+		{"op=apigatewayv2-not-implemented", "GET", "/v2/portals/x", "", 501, "NotImplementedException", "message"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantError(t, do(t, srv, tc.method, tc.path, tc.body), tc.status, tc.code, tc.member)
