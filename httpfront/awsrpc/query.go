@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
 // The query protocol, read and written as the model's shapes say: a form
@@ -540,28 +541,18 @@ func scalarText(s *shape, v any) (string, error) {
 	return "", fmt.Errorf("want a scalar, got %T", v)
 }
 
-// typeName names the JSON type a Go member takes.
+// typeName names the JSON type a Go member takes, with its article; a
+// blob travels as a base64 string.
 func typeName(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return "a base64 string"
-		}
-		return "a list"
+	if (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && t.Elem().Kind() == reflect.Uint8 {
+		return "a base64 string"
 	}
-	return t.String()
+	n := restjson.TypeName(t)
+	if strings.ContainsRune("aeiou", rune(n[0])) {
+		return "an " + n
+	}
+	return "a " + n
 }

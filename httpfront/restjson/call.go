@@ -165,7 +165,7 @@ func (c *Call) DecodeBody(v any) error {
 			if member == "" {
 				member = "request body"
 			}
-			return c.Invalid("Invalid type for parameter %s, value: %s, valid types: %s", member, te.Value, typeName(te.Type))
+			return c.Invalid("Invalid type for parameter %s, value: %s, valid types: %s", member, te.Value, TypeName(te.Type))
 		}
 		return c.Invalid("The request body is not valid JSON")
 	}
@@ -213,7 +213,9 @@ func javaTarget(t reflect.Type) string {
 	return t.String()
 }
 
-func typeName(t reflect.Type) string {
+// TypeName names the JSON type a Go member takes (string, boolean,
+// integer, number, object, list).
+func TypeName(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
