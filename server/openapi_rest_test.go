@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -514,6 +515,13 @@ func TestImportRestAPIRefuses(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.ImportRestApi(ctx, &apigateway.ImportRestApiInput{Body: []byte(tc.body)})
+			var re interface{ HTTPStatusCode() int }
+			if tc.code == "RequestEntityTooLargeException" && err != nil && (!errors.As(err, &re) || re.HTTPStatusCode() == 0) {
+				// The front answers 413 and closes before the whole body
+				// is read; the client may see the reset before the answer.
+				// Refused either way: nothing is created (checked below).
+				return
+			}
 			servertest.WantAPIError(t, err, tc.code, tc.msg)
 		})
 	}
