@@ -13,8 +13,10 @@ type API struct {
 	EndpointTypes             []string
 	VpcEndpointIDs            []string
 	DisableExecuteAPIEndpoint bool
-	Models                    []Model
-	Validators                []Validator
+	// Policy is the resource policy's JSON text (x-amazon-apigateway-policy).
+	Policy     string
+	Models     []Model
+	Validators []Validator
 	// DefaultValidator names the validator of the methods that name none.
 	DefaultValidator string
 	GatewayResponses []GatewayResponse

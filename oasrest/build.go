@@ -1,6 +1,8 @@
 package oasrest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -30,10 +32,13 @@ type builder struct {
 	prefix  string // prepended to every path (basepath)
 	api     *API
 	schemes map[string]*openapi3.SecurityScheme
+	// inline names the models made of inline schemas, by schema text, so
+	// that one schema written in many places is one model.
+	inline map[string]string
 }
 
 func build(doc *openapi3.T, prefix string) (*API, error) {
-	b := &builder{doc: doc, prefix: prefix, api: &API{}, schemes: map[string]*openapi3.SecurityScheme{}}
+	b := &builder{doc: doc, prefix: prefix, api: &API{}, schemes: map[string]*openapi3.SecurityScheme{}, inline: map[string]string{}}
 	if doc.Info != nil {
 		b.api.Name = doc.Info.Title
 		b.api.Description = doc.Info.Description
@@ -117,12 +122,19 @@ func (b *builder) extensions() error {
 		a.GatewayResponses = append(a.GatewayResponses, GatewayResponse{ResponseType: t, StatusCode: st,
 			ResponseParameters: g.ResponseParameters, ResponseTemplates: g.ResponseTemplates})
 	}
-	if _, ok := x[extPolicy]; ok {
-		a.Warnings = append(a.Warnings, "Ignoring "+extPolicy+": resource policies are not imported by this emulator")
+	if p, ok := x[extPolicy]; ok && p != nil {
+		// AWS keeps the policy as the JSON text of the object written.
+		text, err := json.Marshal(p)
+		if err != nil {
+			return bad(extPolicy, err)
+		}
+		if s, ok := p.(string); ok {
+			text = []byte(s)
+		}
+		a.Policy = string(text)
 	}
-	if _, ok := x[extDocumentation]; ok {
-		a.Warnings = append(a.Warnings, "Ignoring "+extDocumentation+": documentation parts are not imported by this emulator")
-	}
+	// x-amazon-apigateway-documentation is accepted and not kept: the
+	// emulator has no documentation parts.
 	return nil
 }
 
@@ -162,6 +174,48 @@ func (b *builder) models() error {
 		b.api.Models = append(b.api.Models, m)
 	}
 	return nil
+}
+
+// schemaModel names the model of a body's schema: the model a reference
+// names, or for an inline schema a model made of it, named "MODEL" and six
+// hexadecimal digits of the schema's digest, as API Gateway names the
+// models it makes on import (the digits are API Gateway's own; here they
+// are stable, so re-importing a document names the same models).
+func (b *builder) schemaModel(s *openapi3.SchemaRef, ct string) (string, error) {
+	if s == nil {
+		return "", nil
+	}
+	if s.Ref != "" {
+		return refName(s.Ref), nil
+	}
+	if s.Value == nil {
+		return "", nil
+	}
+	raw, err := json.Marshal(s.Value)
+	if err != nil {
+		return "", err
+	}
+	schema, err := rewriteRefs(raw)
+	if err != nil {
+		return "", err
+	}
+	ct = mediaType(ct)
+	key := ct + "\x00" + schema
+	if name, ok := b.inline[key]; ok {
+		return name, nil
+	}
+	sum := sha256.Sum256([]byte(key))
+	name := "MODEL" + hex.EncodeToString(sum[:3])
+	for n := 4; b.hasModel(name) && n <= len(sum); n++ {
+		name = "MODEL" + hex.EncodeToString(sum[:n]) // a longer digest where names meet
+	}
+	b.inline[key] = name
+	b.api.Models = append(b.api.Models, Model{Name: name, Description: s.Value.Description, ContentType: ct, Schema: schema})
+	return name, nil
+}
+
+func (b *builder) hasModel(name string) bool {
+	return slices.ContainsFunc(b.api.Models, func(m Model) bool { return m.Name == name })
 }
 
 // rewriteRefs points the document-local references of a schema at the
@@ -324,11 +378,15 @@ func (b *builder) method(path, verb string, item *openapi3.PathItem, op *openapi
 	}
 	if rb := op.RequestBody; rb != nil && rb.Value != nil {
 		for _, ct := range sorted(rb.Value.Content) {
-			if s := rb.Value.Content[ct].Schema; s != nil && s.Ref != "" {
+			name, err := b.schemaModel(rb.Value.Content[ct].Schema, ct)
+			if err != nil {
+				return nil, importErrors("Unable to read the request body schema of %s", where)
+			}
+			if name != "" {
 				if m.RequestModels == nil {
 					m.RequestModels = map[string]string{}
 				}
-				m.RequestModels[mediaType(ct)] = refName(s.Ref)
+				m.RequestModels[mediaType(ct)] = name
 			}
 		}
 	}
@@ -354,11 +412,15 @@ func (b *builder) method(path, verb string, item *openapi3.PathItem, op *openapi
 				mr.ResponseParameters["method.response.header."+h] = req
 			}
 			for _, ct := range sorted(r.Value.Content) {
-				if s := r.Value.Content[ct].Schema; s != nil && s.Ref != "" {
+				name, err := b.schemaModel(r.Value.Content[ct].Schema, ct)
+				if err != nil {
+					return nil, importErrors("Unable to read the schema of response '%s' of %s", code, where)
+				}
+				if name != "" {
 					if mr.ResponseModels == nil {
 						mr.ResponseModels = map[string]string{}
 					}
-					mr.ResponseModels[mediaType(ct)] = refName(s.Ref)
+					mr.ResponseModels[mediaType(ct)] = name
 				}
 			}
 			m.Responses = append(m.Responses, mr)

@@ -143,6 +143,13 @@ func (e exporter) apiExtensions(doc obj) {
 		}
 		doc[extEndpointConfig] = ec
 	}
+	if a.Policy != "" {
+		if json.Valid([]byte(a.Policy)) {
+			doc[extPolicy] = json.RawMessage(a.Policy)
+		} else {
+			doc[extPolicy] = a.Policy
+		}
+	}
 	if len(a.Validators) > 0 {
 		vs := obj{}
 		for _, v := range a.Validators {

@@ -128,20 +128,18 @@ func load(body []byte) (*openapi3.T, string, error) {
 	if depth(body) > MaxDepth {
 		return nil, "", &Error{Message: fmt.Sprintf("Invalid OpenAPI input: the document nests deeper than %d levels.", MaxDepth)}
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(body, &raw); err != nil {
+	var head struct {
+		Swagger any `json:"swagger"`
+		OpenAPI any `json:"openapi"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
 		return nil, "", invalid()
 	}
 	switch {
-	case raw["swagger"] == "2.0":
+	case head.Swagger == "2.0":
 		return loadSwagger(body)
-	case isOAS3(raw["openapi"]):
-		markAnyMethods(raw)
-		b, err := json.Marshal(raw)
-		if err != nil {
-			return nil, "", invalid()
-		}
-		doc, err := load3(b)
+	case isOAS3(head.OpenAPI):
+		doc, err := load3(body)
 		if err != nil {
 			return nil, "", err
 		}
@@ -165,6 +163,9 @@ func load3(b []byte) (*openapi3.T, error) {
 	if err := json.Unmarshal(b, doc); err != nil {
 		return nil, invalid()
 	}
+	if err := markAnyMethods(doc); err != nil {
+		return nil, err
+	}
 	if err := l.ResolveRefsIn(doc, nil); err != nil {
 		return nil, refError(err)
 	}
@@ -184,22 +185,33 @@ func refError(err error) *Error {
 	return invalid()
 }
 
-// markAnyMethods moves each path's ANY operation to "trace", marked.
-func markAnyMethods(raw map[string]any) {
-	paths, _ := raw["paths"].(map[string]any)
-	for _, p := range paths {
-		item, ok := p.(map[string]any)
-		if !ok {
-			continue
-		}
-		op, ok := item[anyMethodKey].(map[string]any)
-		if !ok {
-			continue
-		}
-		delete(item, anyMethodKey)
-		op[anyMarker] = true
-		item["trace"] = op
+// markAnyMethods moves each path's ANY operation, which kin-openapi keeps
+// as an extension of the path item, to a TRACE operation, marked.
+func markAnyMethods(doc *openapi3.T) error {
+	if doc.Paths == nil {
+		return nil
 	}
+	for path, item := range doc.Paths.Map() {
+		ext, ok := item.Extensions[anyMethodKey]
+		if !ok || item == nil {
+			continue
+		}
+		b, err := json.Marshal(ext)
+		if err != nil {
+			return invalid()
+		}
+		op := new(openapi3.Operation)
+		if err := json.Unmarshal(b, op); err != nil {
+			return importErrors("Invalid %s of path '%s'", anyMethodKey, path)
+		}
+		delete(item.Extensions, anyMethodKey)
+		if op.Extensions == nil {
+			op.Extensions = map[string]any{}
+		}
+		op.Extensions[anyMarker] = true
+		item.Trace = op
+	}
+	return nil
 }
 
 func loadSwagger(body []byte) (*openapi3.T, string, error) {

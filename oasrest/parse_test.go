@@ -102,3 +102,77 @@ func TestParseBasePath(t *testing.T) {
 		t.Fatal("basepath=sideways accepted")
 	}
 }
+
+func TestParseInlineSchemasAndPolicy(t *testing.T) {
+	doc := `swagger: "2.0"
+info: {title: s, version: "1"}
+x-amazon-apigateway-policy: {Version: "2012-10-17", Statement: []}
+x-amazon-apigateway-documentation: {version: "1", documentationParts: []}
+paths:
+  /a:
+    post:
+      parameters:
+        - {name: body, in: body, schema: {type: object, properties: {n: {type: integer}}}}
+      responses: {"200": {description: ok, schema: {type: object, properties: {n: {type: integer}}}}}
+  /b:
+    put:
+      parameters:
+        - {name: body, in: body, schema: {type: object, properties: {n: {type: integer}}}}
+      responses: {"201": {description: ok, schema: {type: string}}}
+`
+	api, err := oasrest.Parse([]byte(doc), oasrest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(api.Warnings) != 0 || api.Policy != `{"Statement":[],"Version":"2012-10-17"}` {
+		t.Fatalf("warnings %v, policy %q", api.Warnings, api.Policy)
+	}
+	// One schema written three times is one model; another is another.
+	names := map[string]bool{}
+	for _, m := range api.Models {
+		names[m.Name] = true
+	}
+	if len(api.Models) != 2 {
+		t.Fatalf("models %+v", api.Models)
+	}
+	var post, put oasrest.Method
+	for _, r := range api.Resources {
+		for _, m := range r.Methods {
+			switch r.Path + " " + m.HTTPMethod {
+			case "/a POST":
+				post = m
+			case "/b PUT":
+				put = m
+			}
+		}
+	}
+	in := post.RequestModels["application/json"]
+	if !names[in] || put.RequestModels["application/json"] != in || post.Responses[0].ResponseModels["application/json"] != in ||
+		put.Responses[0].ResponseModels["application/json"] == in || !names[put.Responses[0].ResponseModels["application/json"]] {
+		t.Fatalf("post %+v put %+v", post, put)
+	}
+}
+
+func TestParseAnyMethodReferences(t *testing.T) {
+	doc := `{"openapi": "3.0.1", "info": {"title": "a", "version": "1"},
+	  "paths": {"/p/{id}": {"x-amazon-apigateway-any-method": {
+	    "parameters": [{"$ref": "#/components/parameters/Id"}],
+	    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
+	    "responses": {"200": {"description": "ok"}}, "x-amazon-apigateway-integration": {"type": "mock"}}}},
+	  "components": {"parameters": {"Id": {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}},
+	    "schemas": {"Thing": {"type": "object"}}}}`
+	api, err := oasrest.Parse([]byte(doc), oasrest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m *oasrest.Method
+	for i := range api.Resources {
+		if api.Resources[i].Path == "/p/{id}" && len(api.Resources[i].Methods) == 1 {
+			m = &api.Resources[i].Methods[0]
+		}
+	}
+	if m == nil || m.HTTPMethod != "ANY" || !m.RequestParameters["method.request.path.id"] || m.RequestModels["application/json"] != "Thing" ||
+		m.Integration == nil || m.Integration.Type != "MOCK" {
+		t.Fatalf("ANY method %+v", m)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -238,6 +239,15 @@ x-amazon-apigateway-request-validators:
   all: {validateRequestBody: true, validateRequestParameters: true}
   params: {validateRequestBody: false, validateRequestParameters: true}
 x-amazon-apigateway-request-validator: params
+x-amazon-apigateway-policy:
+  Version: "2012-10-17"
+  Statement:
+    - {Effect: Allow, Principal: "*", Action: "execute-api:Invoke", Resource: "execute-api:/*"}
+x-amazon-apigateway-documentation:
+  version: "1"
+  documentationParts:
+    - location: {type: API}
+      properties: {description: documented}
 x-amazon-apigateway-gateway-responses:
   DEFAULT_4XX:
     statusCode: "418"
@@ -320,8 +330,21 @@ paths:
           integration.request.path.proxy: method.request.path.proxy
   /fn:
     post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name: {type: string}
+                item: {$ref: "#/components/schemas/Item"}
       responses:
-        "200": {description: ok}
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {type: string}}
       x-amazon-apigateway-integration:
         type: aws_proxy
         httpMethod: POST
@@ -450,8 +473,31 @@ func TestImportRestAPIExtensions(t *testing.T) {
 	if !ok || !aws.ToBool(anyM.ApiKeyRequired) || anyM.MethodIntegration.Type != types.IntegrationTypeHttpProxy {
 		t.Fatalf("ANY method %+v", rs["/proxy/{proxy+}"].ResourceMethods)
 	}
-	if fn := rs["/fn"].ResourceMethods["POST"]; fn.MethodIntegration.Type != types.IntegrationTypeAwsProxy {
+	fn := rs["/fn"].ResourceMethods["POST"]
+	if fn.MethodIntegration.Type != types.IntegrationTypeAwsProxy {
 		t.Fatalf("aws_proxy %+v", fn.MethodIntegration)
+	}
+	// Inline schemas become models named MODEL and six hex digits; a
+	// reference inside one names the API's model.
+	reqModel, respModel := fn.RequestModels["application/json"], fn.MethodResponses["200"].ResponseModels["application/json"]
+	inlineName := regexp.MustCompile(`^MODEL[0-9a-f]{6}$`)
+	if !inlineName.MatchString(reqModel) || !inlineName.MatchString(respModel) || reqModel == respModel {
+		t.Fatalf("inline models %q %q", reqModel, respModel)
+	}
+	m, err := c.GetModel(ctx, &apigateway.GetModelInput{RestApiId: &api, ModelName: &reqModel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(aws.ToString(m.Schema), `"$ref":"https://apigateway.amazonaws.com/restapis/`+api+`/models/Item"`) ||
+		!strings.Contains(aws.ToString(m.Schema), `"required":["name"]`) {
+		t.Fatalf("inline model schema %s", aws.ToString(m.Schema))
+	}
+	got, err := c.GetRestApi(ctx, &apigateway.GetRestApiInput{RestApiId: &api})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(aws.ToString(got.Policy), `"execute-api:Invoke"`) {
+		t.Fatalf("policy %q", aws.ToString(got.Policy))
 	}
 	if _, ok := rs["/proxy"]; !ok {
 		t.Fatal("intermediate resource /proxy missing")

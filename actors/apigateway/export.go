@@ -41,7 +41,7 @@ func Describe(c *Config) *oasrest.API {
 	a := c.API
 	out := &oasrest.API{Name: a.Name, Description: a.Description, Version: a.Version, APIKeySource: a.APIKeySource,
 		BinaryMediaTypes: slices.Clone(a.BinaryMediaTypes), MinimumCompressionSize: a.MinimumCompressionSize,
-		DisableExecuteAPIEndpoint: a.DisableExecuteAPIEndpoint}
+		DisableExecuteAPIEndpoint: a.DisableExecuteAPIEndpoint, Policy: a.Policy}
 	if ec := a.EndpointConfiguration; ec != nil {
 		out.EndpointTypes, out.VpcEndpointIDs = slices.Clone(ec.Types), slices.Clone(ec.VpcEndpointIDs)
 	}

@@ -40,7 +40,7 @@ func importError(err error, format string, args ...any) error {
 func (s *Service) ImportRestAPI(sc awswire.Scope, doc *oasrest.API) (*RestAPI, error) {
 	in := RestAPIInput{Name: &doc.Name, Version: doc.Version, BinaryMediaTypes: doc.BinaryMediaTypes,
 		MinimumCompressionSize: doc.MinimumCompressionSize, APIKeySource: doc.APIKeySource,
-		DisableExecuteAPIEndpoint: doc.DisableExecuteAPIEndpoint}
+		DisableExecuteAPIEndpoint: doc.DisableExecuteAPIEndpoint, Policy: doc.Policy}
 	if doc.Description != "" {
 		in.Description = &doc.Description
 	}
@@ -90,6 +90,12 @@ func (s *Service) PutRestAPI(sc awswire.Scope, id string, mode ImportMode, doc *
 			if doc.MinimumCompressionSize != nil {
 				a.MinimumCompressionSize = doc.MinimumCompressionSize
 			}
+		}
+		if doc.Policy != "" {
+			if err := checkPolicy(doc.Policy); err != nil {
+				return nil, importError(err, "Unable to update the API")
+			}
+			a.Policy = doc.Policy
 		}
 		switch doc.APIKeySource {
 		case "":

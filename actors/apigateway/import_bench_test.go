@@ -1,35 +1,15 @@
 package apigateway
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/cloudemu/emulator/actors/actorstest"
+	"github.com/cloudemu/emulator/bench"
 	"github.com/cloudemu/emulator/oasrest"
 )
 
-// doc200 is an OpenAPI 3.0 document of 200 paths, each with a GET (MOCK
-// integration with a template and an integration response) and a POST
-// (HTTP_PROXY with a path parameter), and one model.
-func doc200() []byte {
-	var b strings.Builder
-	b.WriteString(`{"openapi":"3.0.1","info":{"title":"bench","version":"1"},"paths":{`)
-	for i := range 200 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"/items%d/{id}":{"get":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"string"}}],`+
-			`"responses":{"200":{"description":"ok","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Item"}}}}},`+
-			`"x-amazon-apigateway-integration":{"type":"mock","requestTemplates":{"application/json":"{\"statusCode\": 200}"},`+
-			`"responses":{"default":{"statusCode":"200","responseTemplates":{"application/json":"{\"id\": \"$input.params('id')\"}"}}}}},`+
-			`"post":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"string"}}],"responses":{"200":{"description":"ok"}},`+
-			`"x-amazon-apigateway-integration":{"type":"http_proxy","httpMethod":"POST","uri":"http://127.0.0.1:9/items/{id}",`+
-			`"requestParameters":{"integration.request.path.id":"method.request.path.id"}}}}`, i)
-	}
-	b.WriteString(`},"components":{"schemas":{"Item":{"type":"object","properties":{"id":{"type":"string"}}}}}}`)
-	return []byte(b.String())
-}
+// doc200 is the 200-path document of the import benchmarks.
+func doc200() []byte { return bench.OpenAPIDocument(200) }
 
 // BenchmarkImportRestAPI200 parses a 200-path document and imports it: one
 // write of the new API's owner for its 201 resources, 400 methods, their

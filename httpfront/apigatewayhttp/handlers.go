@@ -46,11 +46,6 @@ func Handlers(svc *apigateway.Service, exec *rest.Executor) map[string]restjson.
 var Partial = []string{
 	// The stage cache is not emulated: this answers as AWS does and changes nothing.
 	"FlushStageCache",
-	// Imports: documentation parts and resource policies are skipped with
-	// a warning; inline (unnamed) schemas make no model (docs/apigateway.md,
-	// "Importing and exporting OpenAPI").
-	"ImportRestApi",
-	"PutRestApi",
-	// Exports: parameters as strings; postman extensions add nothing.
+	// Exports: postman extensions add nothing.
 	"GetExport",
 }

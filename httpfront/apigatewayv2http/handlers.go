@@ -34,7 +34,6 @@ func Handlers(svc *apigatewayv2.Service) map[string]restjson.Handler {
 	return all
 }
 
-// Partial lists the supported operations that are emulated only in part:
-// OpenAPI import and export read and write OpenAPI 3.0 only, without
-// models or route request parameters (docs/apigatewayv2.md).
-var Partial = []string{"ImportApi", "ReimportApi", "ExportApi"}
+// Partial lists the supported operations that are emulated only in part
+// (none: OpenAPI import and export do what AWS does for HTTP APIs).
+var Partial []string
