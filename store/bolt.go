@@ -19,6 +19,10 @@ import (
 // ErrInUse is wrapped by OpenBolt when another process holds the data dir.
 var ErrInUse = errors.New("in use by another process")
 
+// ErrCorrupt is wrapped by OpenBolt when the store file is truncated or not
+// a valid store: the emulator refuses to start rather than start empty.
+var ErrCorrupt = errors.New("corrupt store file")
+
 // DefaultMaxBatch is the number of requests one commit takes by default.
 const DefaultMaxBatch = 256
 
@@ -79,6 +83,9 @@ func OpenBolt(dir string, opts BoltOptions) (Store, error) {
 		return nil, fmt.Errorf("store: create data dir: %w", err)
 	}
 	path := filepath.Join(dir, "emulator.db")
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
 		// Fail fast instead of hanging when another process has the file.
 		Timeout: time.Second,
@@ -90,11 +97,8 @@ func OpenBolt(dir string, opts BoltOptions) (Store, error) {
 		FreelistType:   bolt.FreelistMapType,
 		NoFreelistSync: true,
 	})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("store: data dir %s is %w", dir, ErrInUse)
-	}
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	// bbolt fsyncs the file but not the directory entry of a new file.
 	if err := syncDir(dir); err != nil {
@@ -247,9 +251,11 @@ func (s *boltStore) commit(batch []*request) {
 		return nil
 	})
 	if err != nil {
-		// Nothing in the batch is durable; checkOp makes this an I/O failure.
+		// Nothing in the batch is durable (bbolt rolled back, and the
+		// committed epoch is unchanged); checkOp makes this an I/O failure:
+		// a full, read-only or failing disk. The next batch tries again.
 		s.log.Error("commit failed", "requests", len(batch), "err", err)
-		err = fmt.Errorf("store: commit: %w", err)
+		err = fmt.Errorf("%w: commit: %w", ErrUnavailable, err)
 		for _, r := range batch {
 			r.result <- err
 		}

@@ -9,6 +9,12 @@ import (
 // Wipe has ended: the owner that issued it no longer exists.
 var ErrStale = errors.New("store: write from a wiped epoch")
 
+// ErrUnavailable is wrapped by Apply and Wipe when the data directory
+// refused the commit (full, read-only, failing): nothing the call asked for
+// was written, and a later call may succeed once the disk recovers. The
+// front answers it as the service's ServiceUnavailable-style 5xx.
+var ErrUnavailable = errors.New("store: data directory unavailable")
+
 // ErrClosed is returned by every method after Close.
 var ErrClosed = errors.New("store: closed")
 

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestBoltDiskFull fills the disk under a running store for real: the
+// process's file-size limit (RLIMIT_FSIZE, which binds root too, unlike a
+// read-only mode) is lowered to the store file's size, so bbolt's writes
+// that grow the file fail with EFBIG as they would with ENOSPC. It runs in
+// a child process, whose limit nothing else shares.
+func TestBoltDiskFull(t *testing.T) {
+	if os.Getenv("STORE_DISKFULL_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestBoltDiskFull$", "-test.v")
+		cmd.Env = append(os.Environ(), "STORE_DISKFULL_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestBoltDiskFull") {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		t.Logf("child:\n%s", out)
+		return
+	}
+	dir := t.TempDir()
+	s, err := OpenBolt(dir, BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	value := make([]byte, 64<<10) // overflow pages: the file must grow soon
+	var acked []string
+	for i := range 10 {
+		k := fmt.Sprintf("before/%d", i)
+		if err := s.Apply(s.Epoch(), Put(k, value)); err != nil {
+			t.Fatal(err)
+		}
+		acked = append(acked, k)
+	}
+	fi, err := os.Stat(filepath.Join(dir, "emulator.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	full := syscall.Rlimit{Cur: uint64(fi.Size()), Max: old.Max}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &full); err != nil {
+		t.Fatal(err)
+	}
+	epoch := s.Epoch()
+	failed := ""
+	for i := range 1000 {
+		k := fmt.Sprintf("full/%d", i)
+		err := s.Apply(epoch, Put(k, value))
+		if err == nil {
+			acked = append(acked, k) // it fitted in free pages
+			continue
+		}
+		if !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("Apply on a full disk: %v, want ErrUnavailable", err)
+		}
+		t.Logf("write %d failed as it should: %v", i, err)
+		failed = k
+		break
+	}
+	if failed == "" {
+		t.Fatal("1000 writes of 64 KiB fitted a file that may not grow")
+	}
+	// Still full: a second write fails the same way, and does not wedge.
+	if err := s.Apply(epoch, Put("full/again", value)); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("second write on a full disk: %v, want ErrUnavailable", err)
+	}
+	// Reads keep working and see exactly what was acknowledged.
+	checkKeys(t, s, acked)
+	if s.Epoch() != epoch {
+		t.Fatalf("epoch moved from %d to %d", epoch, s.Epoch())
+	}
+	// Space returns: the same write succeeds, and survives a reopen.
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Apply(epoch, Put(failed, value)); err != nil {
+		t.Fatalf("write after space returned: %v", err)
+	}
+	acked = append(acked, failed)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := OpenBolt(dir, BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	checkKeys(t, s2, acked)
+}
+
+// checkKeys fails unless s holds exactly keys.
+func checkKeys(t *testing.T, s Store, keys []string) {
+	t.Helper()
+	want := map[string]bool{}
+	for _, k := range keys {
+		want[k] = true
+	}
+	got := loadAll(t, s)
+	for _, r := range got {
+		if !want[r.key] {
+			t.Errorf("unacknowledged record %s stored", r.key)
+		}
+		delete(want, r.key)
+	}
+	for k := range want {
+		t.Errorf("acknowledged record %s missing", k)
+	}
+}
