@@ -6,6 +6,7 @@
 //	benchrun overload -emulator BIN -runs 3
 //	benchrun sqs-longpoll [-emulator BIN] [-moto BIN] -samples 1000
 //	benchrun sqs-memory [-emulator BIN] [-moto BIN] -messages 100000
+//	benchrun crash -emulator BIN -trials 20 -writers 32 -writes-before-kill 1500
 //
 // serve-bare runs the bare fasthttp server (the ceiling) and prints
 // "listening <addr>" as its first line of stdout. compare re-executes itself
@@ -31,7 +32,10 @@
 // counted. sqs-longpoll measures how soon a long-polling ReceiveMessage
 // answers once a message is sent; sqs-memory how much memory a queued
 // message costs (resident memory, and the emulator's live heap through
-// /_emulator/debug/health with EMULATOR_DEBUG=true).
+// /_emulator/debug/health with EMULATOR_DEBUG=true). crash kills a
+// persistent emulator with SIGKILL under concurrent writers across
+// services, restarts it on the same data dir and fails if any write it
+// acknowledged is missing.
 //
 // It owns its child processes: each runs in its own process group and is
 // killed (SIGTERM, then SIGKILL after a grace period) when benchrun returns,
