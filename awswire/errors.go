@@ -253,6 +253,24 @@ func Unavailable(svc Service) *Error {
 	return New(svc, CodeInternalFailure, "The service is busy. Retry the request.")
 }
 
+// StoreUnavailable is the error for a write the data directory refused (a
+// full, read-only or failing disk): nothing was changed, and the same
+// request may succeed once the disk recovers. A service whose model
+// declares ServiceUnavailableException answers it (Backup, API Gateway);
+// SQS, SNS and SES the query protocol's common ServiceUnavailable; the
+// others a 503 under the same name in their own body shape.
+func StoreUnavailable(svc Service) *Error {
+	const msg = "The emulator could not save the change: its data directory refused the write " +
+		"(full, read-only or failing). Nothing was changed; retry once the disk has space again."
+	if _, ok := shapes[shapeKey{svc, CodeServiceUnavailable}]; ok {
+		return New(svc, CodeServiceUnavailable, msg)
+	}
+	if rpc(svc) {
+		return New(svc, CodeServiceUnavailableQuery, msg)
+	}
+	return &Error{Service: svc, Code: CodeServiceUnavailable, Status: 503, Message: msg}
+}
+
 // AppendBody appends the JSON error body for e as its service shapes it:
 // Backup {"Code","Message","Type",...}; API Gateway {"message"}; Lambda
 // {"Type","message"} or {"Type","Message"} as the shape spells its member

@@ -638,3 +638,36 @@ func TestQueryServiceCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreUnavailable checks that a write the disk refused is a 5xx every
+// service's clients read as "unavailable, retry": the model's
+// ServiceUnavailableException, the query protocol's ServiceUnavailable,
+// else a 503 of the same name.
+func TestStoreUnavailable(t *testing.T) {
+	for _, tc := range []struct {
+		svc        awswire.Service
+		wantCode   string
+		wantStatus int
+	}{
+		{awswire.Backup, awswire.CodeServiceUnavailable, 500}, // as Backup's model declares it
+		{awswire.APIGateway, awswire.CodeServiceUnavailable, 503},
+		{awswire.APIGatewayV2, awswire.CodeServiceUnavailable, 503},
+		{awswire.Lambda, awswire.CodeServiceUnavailable, 503},
+		{awswire.SQS, awswire.CodeServiceUnavailableQuery, 503},
+		{awswire.SNS, awswire.CodeServiceUnavailableQuery, 503},
+		{awswire.SES, awswire.CodeServiceUnavailableQuery, 503},
+		{awswire.SESv2, awswire.CodeServiceUnavailable, 503},
+		{awswire.ServiceNone, awswire.CodeServiceUnavailable, 503},
+	} {
+		t.Run("service="+tc.svc.String(), func(t *testing.T) {
+			e := awswire.StoreUnavailable(tc.svc)
+			if e.Code != tc.wantCode || e.Status != tc.wantStatus || e.Service != tc.svc || e.Sender() {
+				t.Errorf("got %s %s %d sender=%v, want %s %s %d receiver", e.Service, e.Code, e.Status, e.Sender(),
+					tc.svc, tc.wantCode, tc.wantStatus)
+			}
+			if !strings.Contains(e.Message, "data directory") {
+				t.Errorf("Message %q does not say what failed", e.Message)
+			}
+		})
+	}
+}

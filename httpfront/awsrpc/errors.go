@@ -9,6 +9,7 @@ import (
 
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
+	"github.com/cloudemu/emulator/store"
 )
 
 // headerQueryError carries the query protocol's code and fault to the JSON
@@ -19,11 +20,15 @@ const headerQueryError = "x-amzn-query-error"
 const maxMessage = 1024
 
 // WriteError writes err onto c's response in c's protocol: a *awswire.Error
-// as it is, anything else logged and answered as the service's internal
-// error.
+// as it is, a write the store refused as the service's StoreUnavailable,
+// anything else logged and answered as the service's internal error.
 func WriteError(c *Call, err error, log *slog.Logger) {
 	var we *awswire.Error
-	if !errors.As(err, &we) {
+	switch {
+	case errors.As(err, &we):
+	case errors.Is(err, store.ErrUnavailable):
+		we = awswire.StoreUnavailable(c.Service) // the store has logged the cause
+	default:
 		log.Error("internal failure", "requestId", string(c.requestID()),
 			"operation", c.Service.String()+"."+c.Op, "error", err)
 		we = awswire.Internal(c.Service)

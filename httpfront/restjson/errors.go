@@ -7,6 +7,7 @@ import (
 	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/awswire"
+	"github.com/cloudemu/emulator/store"
 )
 
 // Headers every response or error carries.
@@ -19,10 +20,15 @@ const (
 // its shape, x-amzn-ErrorType and the JSON members the shape declares. It is
 // the only place that writes an error. An error that is not a *awswire.Error
 // becomes svc's internal error and is logged once with the request id; its
-// text never reaches the client.
+// text never reaches the client. A write the store refused
+// (store.ErrUnavailable) is svc's StoreUnavailable.
 func WriteError(ctx *fasthttp.RequestCtx, svc awswire.Service, err error, log *slog.Logger) {
 	var we *awswire.Error
-	if !errors.As(err, &we) {
+	switch {
+	case errors.As(err, &we):
+	case errors.Is(err, store.ErrUnavailable):
+		we = awswire.StoreUnavailable(svc) // the store has logged the cause
+	default:
 		log.Error("internal failure", "requestId", string(ctx.Response.Header.Peek(HeaderRequestID)),
 			"path", string(ctx.Request.URI().PathOriginal()), "error", err)
 		we = awswire.Internal(svc)
