@@ -1,8 +1,10 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -37,10 +39,26 @@ func (f *crashFlags) attach(fs *flag.FlagSet) {
 	fs.DurationVar(&f.ready, "ready", 30*time.Second, "how long a start may take to answer its health check")
 }
 
-// The kinds of write a crash trial makes, in report order. Lambda
-// functions are not among them: one needs a zip and a runtime, and its
-// records take the same owner-to-store path as the others.
-var crashKinds = []string{"vault", "vault-tag", "rest-api", "resource", "method", "api-key", "queue", "message", "topic"}
+// The kinds of write a crash trial makes, in report order.
+var crashKinds = []string{"vault", "vault-tag", "rest-api", "resource", "method", "api-key", "queue", "message", "topic", "function"}
+
+// crashFunctionZip is the code of every function a crash trial creates: a
+// Python handler, never invoked.
+var crashFunctionZip = func() string {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, err := zw.Create("index.py")
+	if err == nil {
+		_, err = w.Write([]byte("def handler(event, context):\n    return event\n"))
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		panic(err) // writing to memory does not fail
+	}
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}()
 
 // crashWrite is one acknowledged write: its kind and what finds it again.
 type crashWrite struct {
@@ -231,7 +249,8 @@ func crashWrites(ctx context.Context, cl *crashClient, c *child, f crashFlags) (
 // crashWriter writes rounds across the services until a write fails (the
 // emulator is gone) or ctx ends. Each round: a vault and a tag on it, a
 // resource and a method (under a new REST API every fourth round), an API
-// key, two messages (to a new queue every fourth round) and a topic.
+// key, two messages (to a new queue every fourth round), a topic, and a
+// Lambda function every eighth round.
 func crashWriter(ctx context.Context, cl *crashClient, w int, ack func(kind string, id ...string)) {
 	var api restAPIReply
 	var queue, queueURL string
@@ -291,6 +310,14 @@ func crashWriter(ctx context.Context, cl *crashClient, w int, ack func(kind stri
 			return
 		}
 		ack("topic", name)
+		if i%8 == 0 {
+			body := `{"Code":{"ZipFile":"` + crashFunctionZip + `"},"FunctionName":"` + name +
+				`","Handler":"index.handler","Role":"arn:aws:iam::000000000000:role/crash","Runtime":"python3.12"}`
+			if _, err := cl.do(ctx, "POST", "/2015-03-31/functions", body, nil); err != nil {
+				return
+			}
+			ack("function", name)
+		}
 	}
 }
 
@@ -328,6 +355,8 @@ func crashVerify(ctx context.Context, cl *crashClient, acked []crashWrite) ([]cr
 		case "topic":
 			_, err = cl.sns(ctx, url.Values{"Action": {"GetTopicAttributes"}, "TopicArn": {topicARN(w.id[0])}})
 			found, err = foundOrMissing(err)
+		case "function":
+			found, err = cl.exists(ctx, "GET", "/2015-03-31/functions/"+w.id[0], "", "")
 		case "message":
 			messages[w.id[0]] = append(messages[w.id[0]], w.id[1])
 			continue

@@ -68,13 +68,13 @@ func TestCrashVerifyFindsLoss(t *testing.T) {
 	wctx, stop := context.WithCancel(ctx)
 	crashWriter(wctx, cl, 0, func(kind string, id ...string) {
 		acked = append(acked, crashWrite{kind, id})
-		if kind == "topic" {
+		if kind == "function" {
 			stop() // one round
 		}
 	})
 	stop()
-	if len(acked) != 10 {
-		t.Fatalf("one round acknowledged %d writes, want 10: %v", len(acked), acked)
+	if len(acked) != 11 {
+		t.Fatalf("one round acknowledged %d writes, want 11: %v", len(acked), acked)
 	}
 	// Writes that were never made, one of each kind.
 	api, res := acked[2].id[0], acked[3].id[1]
@@ -89,6 +89,7 @@ func TestCrashVerifyFindsLoss(t *testing.T) {
 		{"message", []string{acked[6].id[0], "never-sent"}},
 		{"message", []string{"ghost-queue", "never-sent"}},
 		{"topic", []string{"ghost-topic"}},
+		{"function", []string{"ghost-function"}},
 	}
 	missing, err := crashVerify(ctx, cl, append(acked, ghosts...))
 	if err != nil {
