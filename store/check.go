@@ -53,9 +53,9 @@ func checkFile(path string) error {
 
 // walk reads every page of the tree on this goroutine, where bbolt's
 // assertions on a damaged page and a fault on a bad mapping can be
-// recovered (bbolt's own Check runs in a goroutine it cannot recover, and
-// first rebuilds the free list, which crashes on the same damage). It also
-// checks that keys are in order, as bbolt's free-list rebuild does.
+// recovered (bbolt's own Check first rebuilds the free list in a goroutine
+// of bbolt's, which crashes on the same damage). It also checks that keys
+// are in order, as bbolt's free-list rebuild does.
 func walk(tx *bolt.Tx) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
