@@ -250,11 +250,12 @@ type soaker struct {
 	// reported bounds the unexpected answers logged.
 	reported atomic.Int32
 
-	// resetting is set while a reset and the fixtures' re-creation run,
-	// resetEnd (unix ns) when the last one ended: the sampler waits for
-	// both to pass, so that a reset's passing goroutines are not sampled.
-	resetting atomic.Bool
-	resetEnd  atomic.Int64
+	// quiet is held by a reset and the fixtures' re-creation, and by a
+	// sample's reading; resetEnd (unix ns) is when the last reset ended.
+	// A sample waits for both, so that a reset's passing goroutines and
+	// garbage are not what it reads.
+	quiet    sync.Mutex
+	resetEnd atomic.Int64
 
 	resetMu    sync.Mutex
 	resetTimes []time.Duration
@@ -395,10 +396,10 @@ func (s *soaker) refixture() error {
 // fixtures. Requests in flight meanwhile race it. A failed reset is
 // recorded (the soak fails on it); a failed re-creation ends the soak.
 func (s *soaker) reset() error {
-	s.resetting.Store(true)
+	s.quiet.Lock()
 	defer func() {
 		s.resetEnd.Store(time.Now().UnixNano())
-		s.resetting.Store(false)
+		s.quiet.Unlock()
 	}()
 	s.resets.Add(1)
 	start := time.Now()
@@ -442,16 +443,20 @@ func (s *soaker) closedLoop(ctx context.Context, warmup, d time.Duration) (float
 	return float64(t.requests()) / time.Since(start).Seconds(), t
 }
 
-// resetSettle is how long after a reset the sampler waits.
+// resetSettle is how long after a reset the sampler waits, at most a
+// quarter of the sample interval.
 const resetSettle = 500 * time.Millisecond
 
-// awaitQuiet waits, for 5 s at most, until no reset has run for
-// resetSettle.
-func (s *soaker) awaitQuiet(ctx context.Context) {
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline) && ctx.Err() == nil; {
-		if !s.resetting.Load() && time.Since(time.Unix(0, s.resetEnd.Load())) >= resetSettle {
-			return
+// quietRead runs read when no reset has run for settle, waiting 5 s at
+// most for that.
+func (s *soaker) quietRead(ctx context.Context, settle time.Duration, read func() error) error {
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		s.quiet.Lock()
+		if time.Since(time.Unix(0, s.resetEnd.Load())) >= settle || !time.Now().Before(deadline) || ctx.Err() != nil {
+			defer s.quiet.Unlock()
+			return read()
 		}
+		s.quiet.Unlock()
 		time.Sleep(20 * time.Millisecond)
 	}
 }
@@ -553,21 +558,28 @@ func (s *soaker) run(ctx context.Context, probe *emuProbe, rate float64, d, inte
 	var bg sync.WaitGroup
 	if resetEvery > 0 {
 		bg.Go(func() {
-			t := time.NewTicker(resetEvery)
+			// Half a sample off the sampler's ticks, so that a reset and a
+			// sample seldom meet.
+			next := start.Add(resetEvery + interval/2)
+			t := time.NewTimer(time.Until(next))
 			defer t.Stop()
 			for {
 				select {
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					if time.Until(end) < resetEvery/4 {
-						continue // too late for the fixtures to matter
-					}
-					if err := s.reset(); err != nil {
-						cancel(err)
-						return
-					}
 				}
+				if time.Until(end) < resetEvery/4 {
+					return // too late for the fixtures to matter
+				}
+				if err := s.reset(); err != nil {
+					cancel(err)
+					return
+				}
+				for next = next.Add(resetEvery); time.Until(next) <= 0; next = next.Add(resetEvery) {
+					// a reset longer than resetEvery: skip the missed ones
+				}
+				t.Reset(time.Until(next))
 			}
 		})
 	}
@@ -617,8 +629,12 @@ func (s *soaker) run(ctx context.Context, probe *emuProbe, rate float64, d, inte
 			smp.RPS = float64(smp.Requests) / secs
 		}
 		last = now
-		s.awaitQuiet(ctx)
-		rss, rt, err := probe.read()
+		var rss int64
+		var rt debugRuntime
+		err := s.quietRead(ctx, min(resetSettle, interval/4), func() (err error) {
+			rss, rt, err = probe.read()
+			return err
+		})
 		if err != nil {
 			if probe.exited() {
 				err = fmt.Errorf("the emulator exited: %w", err)
@@ -631,14 +647,20 @@ func (s *soaker) run(ctx context.Context, probe *emuProbe, rate float64, d, inte
 	}
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	for k := 1; ; k++ {
+	// A row is labelled with the tick it was taken at; a tick missed while
+	// a sample waited out a reset leaves no row.
+	var lastNominal time.Duration
+	for {
 		select {
 		case <-done:
 			res.Elapsed = time.Since(start)
 			cancel(nil)
 			bg.Wait()
-			nominal := min(time.Duration(k)*interval, d)
-			if ctx.Err() != nil && context.Cause(ctx) != context.Canceled {
+			nominal := min(res.Elapsed.Round(interval), d)
+			if nominal <= lastNominal {
+				nominal = lastNominal + interval
+			}
+			if context.Cause(ctx) != context.Canceled {
 				res.FatalErr = context.Cause(ctx)
 			}
 			if err := sampleAt(nominal); err != nil && res.FatalErr == nil {
@@ -647,11 +669,12 @@ func (s *soaker) run(ctx context.Context, probe *emuProbe, rate float64, d, inte
 			res.Missed = s.missed.Load()
 			return res
 		case <-tick.C:
-			if time.Duration(k)*interval >= d {
-				k-- // the last row waits for the workers to finish
-				continue
+			nominal := time.Since(start).Round(interval)
+			if nominal <= lastNominal || nominal >= d {
+				continue // the last row waits for the workers to finish
 			}
-			if err := sampleAt(time.Duration(k) * interval); err != nil {
+			lastNominal = nominal
+			if err := sampleAt(nominal); err != nil {
 				cancel(err)
 			}
 		}
@@ -926,8 +949,9 @@ func (a *app) soak(ctx context.Context, args []string) error {
 	if err := file.Close(); err != nil && r.FatalErr == nil {
 		r.FatalErr = err
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	if ctx.Err() != nil && r.FatalErr == nil {
+		// Interrupted: the chart and the summary of what ran still help.
+		r.FatalErr = errors.New("interrupted")
 	}
 	s.resetMu.Lock()
 	resetTimes, resetErrs := s.resetTimes, len(s.resetErrs)

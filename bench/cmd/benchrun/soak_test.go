@@ -412,7 +412,8 @@ func TestSoakAgainstEmulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 1+8 || strings.Join(rows[0], ",") != strings.Join(soakCSVHeader, ",") {
+	// A row every 500 ms, but one that waits out a reset may cost the next.
+	if len(rows) < 1+5 || len(rows) > 1+8 || strings.Join(rows[0], ",") != strings.Join(soakCSVHeader, ",") {
 		t.Fatalf("csv: %d rows, header %q", len(rows), rows[0])
 	}
 	col := func(name string) int {

@@ -350,26 +350,35 @@ func soakOps() []soakOp {
 			return soakReq{after: func(body []byte) {
 				if h := receiptHandle(body); h != nil {
 					select {
-					case w.s.handles <- sqsHandle{queueURL: fx.queueURL, receipt: string(h)}:
+					case w.s.handles <- sqsHandle{gen: fx.gen, queueURL: fx.queueURL, receipt: string(h)}:
 					default: // full: the message comes back after its visibility timeout
 					}
 				}
 			}}
 		}},
 		{name: "SQS.DeleteMessage", weight: 6, build: func(w *soakWorker, fx *soakFixtures) soakReq {
-			select {
-			case h := <-w.s.handles:
-				w.setSQS("DeleteMessage", append(sqsDeletePrefix(h.queueURL), h.receipt+"}"...))
-			default: // nothing received yet: send instead
-				w.setSQS("SendMessage", sqsSendBody(fx.queueURL, sqsMessageBody))
+			for {
+				select {
+				case h := <-w.s.handles:
+					if h.gen != fx.gen {
+						continue // received before a reset: its queue is gone
+					}
+					w.setSQS("DeleteMessage", append(sqsDeletePrefix(h.queueURL), h.receipt+"}"...))
+				default: // nothing received yet: send instead
+					w.setSQS("SendMessage", sqsSendBody(fx.queueURL, sqsMessageBody))
+				}
+				return soakReq{}
 			}
-			return soakReq{}
 		}},
 	}
 }
 
-// sqsHandle is a received message's receipt handle (a JSON string literal).
-type sqsHandle struct{ queueURL, receipt string }
+// sqsHandle is a received message's receipt handle (a JSON string
+// literal) and the generation of the queue it came from.
+type sqsHandle struct {
+	gen               uint64
+	queueURL, receipt string
+}
 
 // faultHeader carries the fault a data-plane request asks for; the
 // HTTP_PROXY integration passes it to the backend, the function proxy in
