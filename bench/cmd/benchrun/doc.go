@@ -6,6 +6,7 @@
 //	benchrun overload -emulator BIN -runs 3
 //	benchrun sqs-longpoll [-emulator BIN] [-moto BIN] -samples 1000
 //	benchrun sqs-memory [-emulator BIN] [-moto BIN] -messages 100000
+//	benchrun soak -emulator BIN [-duration 10m] [-rate auto|N] [-out DIR]
 //
 // serve-bare runs the bare fasthttp server (the ceiling) and prints
 // "listening <addr>" as its first line of stdout. compare re-executes itself
@@ -31,7 +32,11 @@
 // counted. sqs-longpoll measures how soon a long-polling ReceiveMessage
 // answers once a message is sent; sqs-memory how much memory a queued
 // message costs (resident memory, and the emulator's live heap through
-// /_emulator/debug/health with EMULATOR_DEBUG=true).
+// /_emulator/debug/health with EMULATOR_DEBUG=true). soak drives a mixed
+// control-plane, data-plane and SQS load with periodic resets at a
+// target rate for minutes, samples the emulator's memory, goroutines and
+// the answers into DIR/soak.csv and DIR/soak.png, and fails on an
+// unexpected answer or growth (soak.go).
 //
 // It owns its child processes: each runs in its own process group and is
 // killed (SIGTERM, then SIGKILL after a grace period) when benchrun returns,

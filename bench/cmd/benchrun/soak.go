@@ -356,7 +356,7 @@ func (w *soakWorker) one() {
 	if c >= class4xx && w.s.reported.Add(1) <= maxReported {
 		w.s.log.Warn("unexpected answer", "op", op.name, "status", status, "err", err, "racing_reset", racing,
 			"method", string(w.req.Header.Method()), "path", string(w.req.URI().Path()),
-			"body", truncate(string(w.resp.Body()), 300))
+			"error_type", string(w.resp.Header.Peek("X-Amzn-Errortype")), "body", truncate(string(w.resp.Body()), 300))
 	}
 }
 
@@ -524,12 +524,13 @@ func (p *emuProbe) read() (int64, debugRuntime, error) {
 
 // soakRun is what a soak measured.
 type soakRun struct {
-	Samples  []soakSample
-	Total    tally
-	Missed   int64
-	Elapsed  time.Duration
-	Rate     float64
-	FatalErr error // what ended the soak early
+	Samples    []soakSample
+	Total      tally
+	Missed     int64
+	Elapsed    time.Duration
+	Rate       float64
+	FatalErr   error // what ended the soak early
+	ResetEvery time.Duration
 	// ProbeUnexpected counts the unexpected answers of -rate auto's
 	// capacity burst.
 	ProbeUnexpected int64
@@ -541,7 +542,7 @@ type soakRun struct {
 // resets run every resetEvery.
 func (s *soaker) run(ctx context.Context, probe *emuProbe, rate float64, d, interval, resetEvery time.Duration,
 	row func(soakSample) error) soakRun {
-	res := soakRun{Rate: rate}
+	res := soakRun{Rate: rate, ResetEvery: resetEvery}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	sends := make(chan struct{}, len(s.workers))
@@ -690,12 +691,17 @@ type soakBounds struct {
 
 // trendWindows are the windows whose means the verdict compares: the
 // second minute and the last, or for a run shorter than 3 minutes its
-// second and last thirds. A sample at Elapsed t covers (t-interval, t];
-// it is in a window (from, to] when from < t <= to.
-func trendWindows(total time.Duration) (second, last [2]time.Duration) {
+// second and last thirds. Resets make memory a saw tooth; a window longer
+// than the reset period is cut to a whole number of periods, so that both
+// windows hold the same teeth. A sample at Elapsed t covers
+// (t-interval, t]; it is in a window (from, to] when from < t <= to.
+func trendWindows(total, resetEvery time.Duration) (second, last [2]time.Duration) {
 	w := time.Minute
 	if total < 3*time.Minute {
 		w = total / 3
+	}
+	if resetEvery > 0 && w >= resetEvery {
+		w = w / resetEvery * resetEvery
 	}
 	return [2]time.Duration{w, 2 * w}, [2]time.Duration{total - w, total}
 }
@@ -762,7 +768,7 @@ func judgeSoak(r soakRun, resetErrs int, b soakBounds) soakVerdict {
 		return v
 	}
 	total := r.Samples[len(r.Samples)-1].Elapsed
-	second, last := trendWindows(total)
+	second, last := trendWindows(total, r.ResetEvery)
 	mean := func(win [2]time.Duration, f func(soakSample) float64) (float64, int) {
 		var sum float64
 		var n int
@@ -996,7 +1002,7 @@ func writeSoakSummary(b *strings.Builder, r soakRun, resetTimes []time.Duration,
 		fmt.Fprintf(b, "resets: none\n")
 	}
 	if len(r.Samples) > 0 {
-		second, last := trendWindows(r.Samples[len(r.Samples)-1].Elapsed)
+		second, last := trendWindows(r.Samples[len(r.Samples)-1].Elapsed, r.ResetEvery)
 		fmt.Fprintf(b, "trend windows: second (%s, %s], last (%s, %s]; bound +%g%%\n", second[0], second[1], last[0], last[1], maxGrowth)
 	}
 	for _, tr := range v.Trends {

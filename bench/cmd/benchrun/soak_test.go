@@ -130,17 +130,21 @@ func TestLatHist(t *testing.T) {
 
 func TestTrendWindows(t *testing.T) {
 	for _, c := range []struct {
-		total                       time.Duration
+		total, resetEvery           time.Duration
 		second0, second1, last0, l1 time.Duration
 	}{
-		{10 * time.Minute, time.Minute, 2 * time.Minute, 9 * time.Minute, 10 * time.Minute},
-		{3 * time.Minute, time.Minute, 2 * time.Minute, 2 * time.Minute, 3 * time.Minute},
-		{90 * time.Second, 30 * time.Second, 60 * time.Second, 60 * time.Second, 90 * time.Second},
-		{3 * time.Second, time.Second, 2 * time.Second, 2 * time.Second, 3 * time.Second},
+		{10 * time.Minute, 0, time.Minute, 2 * time.Minute, 9 * time.Minute, 10 * time.Minute},
+		{10 * time.Minute, 30 * time.Second, time.Minute, 2 * time.Minute, 9 * time.Minute, 10 * time.Minute},
+		{10 * time.Minute, 40 * time.Second, 40 * time.Second, 80 * time.Second, 560 * time.Second, 10 * time.Minute},
+		{10 * time.Minute, 5 * time.Minute, time.Minute, 2 * time.Minute, 9 * time.Minute, 10 * time.Minute},
+		{3 * time.Minute, 0, time.Minute, 2 * time.Minute, 2 * time.Minute, 3 * time.Minute},
+		{90 * time.Second, 30 * time.Second, 30 * time.Second, 60 * time.Second, 60 * time.Second, 90 * time.Second},
+		{2 * time.Minute, 30 * time.Second, 30 * time.Second, 60 * time.Second, 90 * time.Second, 2 * time.Minute},
+		{3 * time.Second, 0, time.Second, 2 * time.Second, 2 * time.Second, 3 * time.Second},
 	} {
-		s, l := trendWindows(c.total)
+		s, l := trendWindows(c.total, c.resetEvery)
 		if s != [2]time.Duration{c.second0, c.second1} || l != [2]time.Duration{c.last0, c.l1} {
-			t.Errorf("trendWindows(%s) = %v, %v", c.total, s, l)
+			t.Errorf("trendWindows(%s, %s) = %v, %v", c.total, c.resetEvery, s, l)
 		}
 	}
 }
