@@ -247,6 +247,9 @@ type soaker struct {
 
 	workers []*soakWorker
 	missed  atomic.Int64
+	// fnBusy counts function proxy requests sent as ExecuteMock because
+	// soakFunctionPool invocations were in flight.
+	fnBusy atomic.Int64
 	// reported bounds the unexpected answers logged.
 	reported atomic.Int32
 
@@ -527,6 +530,7 @@ type soakRun struct {
 	Samples    []soakSample
 	Total      tally
 	Missed     int64
+	FnBusy     int64
 	Elapsed    time.Duration
 	Rate       float64
 	FatalErr   error // what ended the soak early
@@ -667,7 +671,7 @@ func (s *soaker) run(ctx context.Context, probe *emuProbe, rate float64, d, inte
 			if err := sampleAt(nominal); err != nil && res.FatalErr == nil {
 				res.FatalErr = err
 			}
-			res.Missed = s.missed.Load()
+			res.Missed, res.FnBusy = s.missed.Load(), s.fnBusy.Load()
 			return res
 		case <-tick.C:
 			nominal := time.Since(start).Round(interval)
@@ -990,6 +994,9 @@ func writeSoakSummary(b *strings.Builder, r soakRun, resetTimes []time.Duration,
 	fmt.Fprintf(b, "answers: %d ok; expected %d (%d 4xx racing a reset, %d 429 of the throttled key, %d to injected faults); unexpected: %d 4xx, %d 5xx, %d transport errors\n",
 		t.classes[classOK], t.expected(), t.classes[classRacing], t.classes[classThrottled], t.classes[classFault],
 		t.classes[class4xx], t.classes[class5xx], t.classes[classTransport])
+	if r.FnBusy > 0 {
+		fmt.Fprintf(b, "function proxy: %d requests sent as ExecuteMock instead, %d invocations being in flight\n", r.FnBusy, soakFunctionPool)
+	}
 	var worst, sum time.Duration
 	for _, d := range resetTimes {
 		worst = max(worst, d)

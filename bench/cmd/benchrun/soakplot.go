@@ -64,7 +64,7 @@ func plotSoak(path string, samples []soakSample, title string) error {
 		p.Title.Text = pn.title
 		p.X.Label.Text = "minutes"
 		p.Y.Label.Text = pn.y
-		p.Y.Min = 0
+		p.X.Min, p.Y.Min = 0, 0
 		p.Legend.Top = true
 		p.Legend.Left = true
 		p.Add(plotter.NewGrid())
