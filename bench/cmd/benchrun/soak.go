@@ -42,6 +42,7 @@ type soakFlags struct {
 	memSlackMiB    float64
 	goroutineSlack float64
 	ready          time.Duration
+	function       string // auto or none
 }
 
 func (f *soakFlags) attach(fs *flag.FlagSet) {
@@ -61,6 +62,7 @@ func (f *soakFlags) attach(fs *flag.FlagSet) {
 	fs.Float64Var(&f.memSlackMiB, "mem-slack", 1, "`MiB` allowed on top of -max-growth for RSS and live heap")
 	fs.Float64Var(&f.goroutineSlack, "goroutine-slack", 10, "goroutines allowed on top of -max-growth")
 	fs.DurationVar(&f.ready, "ready", 30*time.Second, "how long the emulator may take to answer its health check")
+	fs.StringVar(&f.function, "function", "auto", "the function proxy of the mix: auto (python3, else node, else none) or none")
 }
 
 // maxSoakRate bounds -rate: well above what loopback serves on any machine.
@@ -97,6 +99,8 @@ func (f *soakFlags) check() error {
 		return fmt.Errorf("benchrun: -probe %s out of range [2s, 10m]", f.probe)
 	case !(f.fraction > 0 && f.fraction <= 1):
 		return fmt.Errorf("benchrun: -fraction %g out of range (0, 1]", f.fraction)
+	case f.function != "auto" && f.function != "none":
+		return fmt.Errorf("benchrun: -function %q: want auto or none", f.function)
 	case !(f.maxGrowth >= 0) || !(f.memSlackMiB >= 0) || !(f.goroutineSlack >= 0):
 		return errors.New("benchrun: -max-growth, -mem-slack and -goroutine-slack must not be negative")
 	}
@@ -865,13 +869,16 @@ func (a *app) soak(ctx context.Context, args []string) error {
 		return fmt.Errorf("benchrun: soak: %w", err)
 	}
 	defer backend.close()
-	fn, err := findSoakFunction()
-	if err != nil {
-		return fmt.Errorf("benchrun: soak: %w", err)
-	}
-	fnNote := "none: neither python3 nor node is in PATH, so the mix has no function proxy requests"
-	if fn != nil {
-		fnNote = fn.note
+	var fn *soakFunction
+	fnNote := "none (-function none)"
+	if f.function == "auto" {
+		if fn, err = findSoakFunction(); err != nil {
+			return fmt.Errorf("benchrun: soak: %w", err)
+		}
+		fnNote = "none: neither python3 nor node is in PATH, so the mix has no function proxy requests"
+		if fn != nil {
+			fnNote = fn.note
+		}
 	}
 	p := &procs{log: a.log, grace: a.grace}
 	defer p.stopAll()
