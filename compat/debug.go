@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"time"
@@ -77,6 +78,10 @@ type runtimeInfo struct {
 		HeapObjects    uint64 `json:"heapObjects"`
 		SysBytes       uint64 `json:"sysBytes"`
 		NumGC          uint32 `json:"numGC"`
+
+		// HeapLiveBytes is the heap the last collection found live: unlike
+		// HeapAlloc it does not swing with the garbage made since.
+		HeapLiveBytes uint64 `json:"heapLiveBytes"`
 	} `json:"memory"`
 }
 
@@ -95,6 +100,11 @@ func (h *endpoints) runtimeInfo() runtimeInfo {
 		UptimeSeconds: int64(time.Since(h.d.Started) / time.Second),
 	}
 	ri.Memory.HeapAllocBytes = ms.HeapAlloc
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(live)
+	if live[0].Value.Kind() == metrics.KindUint64 {
+		ri.Memory.HeapLiveBytes = live[0].Value.Uint64()
+	}
 	ri.Memory.HeapObjects = ms.HeapObjects
 	ri.Memory.SysBytes = ms.Sys
 	ri.Memory.NumGC = ms.NumGC

@@ -372,7 +372,10 @@ func TestDebugEndpoints(t *testing.T) {
 			GoVersion     string
 			Goroutines    int
 			UptimeSeconds *int64
-			Memory        struct{ HeapAllocBytes uint64 }
+			Memory        struct {
+				HeapAllocBytes uint64
+				HeapLiveBytes  *uint64
+			}
 		}
 		Config map[string]string
 	}
@@ -381,6 +384,7 @@ func TestDebugEndpoints(t *testing.T) {
 	}
 	if h.Status != "running" || len(h.Services) < 4 || !strings.HasPrefix(h.Runtime.GoVersion, "go") ||
 		h.Runtime.Goroutines < 1 || h.Runtime.UptimeSeconds == nil || h.Runtime.Memory.HeapAllocBytes == 0 ||
+		h.Runtime.Memory.HeapLiveBytes == nil || *h.Runtime.Memory.HeapLiveBytes > h.Runtime.Memory.HeapAllocBytes ||
 		h.Config["EMULATOR_DEBUG"] != "true" || h.Config["EMULATOR_DEFAULT_REGION"] != "eu-west-1" {
 		t.Errorf("detailed health: %s", a.body)
 	}

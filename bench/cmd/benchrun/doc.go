@@ -7,6 +7,7 @@
 //	benchrun sqs-longpoll [-emulator BIN] [-moto BIN] -samples 1000
 //	benchrun sqs-memory [-emulator BIN] [-moto BIN] -messages 100000
 //	benchrun crash -emulator BIN -trials 20 -writers 32 -writes-before-kill 1500
+//	benchrun soak -emulator BIN [-duration 10m] [-rate auto|N] [-out DIR]
 //
 // serve-bare runs the bare fasthttp server (the ceiling) and prints
 // "listening <addr>" as its first line of stdout. compare re-executes itself
@@ -35,7 +36,10 @@
 // /_emulator/debug/health with EMULATOR_DEBUG=true). crash kills a
 // persistent emulator with SIGKILL under concurrent writers across
 // services, restarts it on the same data dir and fails if any write it
-// acknowledged is missing.
+// acknowledged is missing. soak drives a mixed control-plane, data-plane
+// and SQS load with periodic resets at a target rate for minutes, samples
+// the emulator's memory, goroutines and the answers into DIR/soak.csv and
+// DIR/soak.png, and fails on an unexpected answer or growth (soak.go).
 //
 // It owns its child processes: each runs in its own process group and is
 // killed (SIGTERM, then SIGKILL after a grace period) when benchrun returns,
