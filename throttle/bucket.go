@@ -48,7 +48,10 @@ func DefaultLimits() Limits { return Limits{Rate: DefaultRate, Burst: DefaultBur
 // units relative to the params' base, updated by CompareAndSwap.
 type Bucket struct {
 	state atomic.Uint64
-	p     atomic.Pointer[params]
+	// latest is the latest time reading a take used, to within
+	// latestGrain; a take with an earlier reading takes at latest instead.
+	latest atomic.Int64
+	p      atomic.Pointer[params]
 	// The counters are written by every request, the state read by every
 	// one: on separate cache lines, refusals under overload leave the
 	// state's line shared between cores instead of bouncing it.
@@ -182,8 +185,22 @@ func (b *Bucket) current(now int64) (*params, uint64) {
 	}
 }
 
-// take takes a token at time now if there is one.
+// latestGrain is how far latest may lag the latest reading: it is
+// written at most once per grain, not by every take.
+const latestGrain = int64(100_000) // 100 µs
+
+// take takes a token at time now if there is one. A reading earlier than
+// one a take already used (a request that waited on a busy machine between
+// reading the clock and reaching here) takes at that later reading: it
+// sees the tokens there were then, no more and no fewer, where measuring
+// the bucket's debt from the earlier reading would refuse it for the
+// time it waited.
 func (b *Bucket) take(now int64) (receipt, bool) {
+	if l := b.latest.Load(); now < l {
+		now = l
+	} else if now-l >= latestGrain {
+		b.latest.CompareAndSwap(l, now)
+	}
 	for {
 		p, w := b.current(now)
 		switch {

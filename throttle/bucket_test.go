@@ -225,3 +225,26 @@ func TestUnitsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleReadingTakesAtLatest: a request that read the clock before
+// another took, and reached the bucket after, is not refused for the time
+// it waited while the bucket is nearly full.
+func TestStaleReadingTakesAtLatest(t *testing.T) {
+	for _, l := range []Limits{{Rate: 1e6, Burst: 1e5}, DefaultLimits()} {
+		const t0 = int64(1_000_000_000)
+		b := NewBucket(l, t0)
+		late := t0 + int64(600*time.Millisecond)
+		for range 10 {
+			if !b.Take(late) {
+				t.Fatalf("%+v: take at t0+600ms refused", l)
+			}
+		}
+		if !b.Take(t0) {
+			t.Fatalf("%+v: a reading 600 ms older than the latest take was refused with %v tokens left", l, b.Available(late))
+		}
+		// It took a token as of the later reading, no more.
+		if got, want := b.Available(late), float64(l.Burst-11); got < want || got >= want+1 {
+			t.Fatalf("%+v: %v tokens left, want %v", l, got, want)
+		}
+	}
+}
