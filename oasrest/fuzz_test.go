@@ -2,6 +2,7 @@ package oasrest_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cloudemu/emulator/oasrest"
@@ -94,4 +95,29 @@ paths: {"/{proxy+}": {x-amazon-apigateway-any-method: {parameters: [{name: proxy
 			}
 		}
 	})
+}
+
+// TestParseRefToNoModel: a schema that references something other than a
+// model (the document, a path, a model's property) is refused, not read as
+// a model of that name (found by FuzzParseExport).
+func TestParseRefToNoModel(t *testing.T) {
+	for _, doc := range []string{
+		`{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {"/": {"post": {"parameters": [{"in": "body", "name": "b", "schema": {"$ref": "#"}}], "responses": {}}}}}`,
+		`{"openapi": "3.0.1", "info": {"title": "x", "version": "1"}, "paths": {"/": {"post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/M/properties/a"}}}}, "responses": {}}}},
+		  "components": {"schemas": {"M": {"type": "object", "properties": {"a": {"type": "string"}}}}}}`,
+		`{"openapi": "3.0.1", "info": {"title": "x", "version": "1"}, "paths": {},
+		  "components": {"schemas": {"M": {"type": "object", "properties": {"a": {"$ref": "#/components/schemas/M/properties/b"}, "b": {"type": "string"}}}}}}`,
+	} {
+		_, err := oasrest.Parse([]byte(doc), oasrest.Options{})
+		var e *oasrest.Error
+		if !errors.As(err, &e) || !strings.HasPrefix(e.Message, "Errors found during import:") {
+			t.Errorf("err = %v\n%s", err, doc)
+		}
+	}
+	// A reference to a model, Swagger's or OpenAPI's, is that model.
+	api, err := oasrest.Parse([]byte(`{"swagger": "2.0", "info": {"title": "x", "version": "1"}, "paths": {"/": {"post": {"parameters": [{"in": "body", "name": "b", "schema": {"$ref": "#/definitions/B"}}], "responses": {}}}},
+		"definitions": {"B": {"type": "object", "properties": {"next": {"$ref": "#/definitions/B"}}}}}`), oasrest.Options{})
+	if err != nil || len(api.Resources) != 1 || api.Resources[0].Methods[0].RequestModels["application/json"] != "B" {
+		t.Fatalf("%v %+v", err, api)
+	}
 }
