@@ -116,6 +116,11 @@ var fuzzSeeds = []fuzzSeed{
 	{"POST", "/v2/apis", "", `{"name":"q","protocolType":"HTTP","target":"http://127.0.0.1:1/","corsConfiguration":{"allowOrigins":["*"]}}`},
 	{"POST", "/v2/apis/~HTTPAPI~/routes", "", `{"routeKey":"GET /r/{id}","authorizationType":"NONE"}`},
 	{"PATCH", "/v2/apis/~HTTPAPI~/stages/$default", "", `{"stageVariables":{"a":"b"},"defaultRouteSettings":{"throttlingRateLimit":1.5}}`},
+	// Lambda's control plane and Invoke (no code is ever uploaded: see
+	// reachesOut).
+	{"POST", "/2015-03-31/functions", "", `{"FunctionName":"f","Runtime":"python3.12","Role":"arn:aws:iam::000000000000:role/r","Handler":"h.h","Code":{},"Timeout":3}`},
+	{"POST", "/2015-03-31/functions/f/invocations", "X-Amz-Invocation-Type: Event\nX-Amz-Client-Context: e30=", `{"a":1}`},
+	{"GET", "/2015-03-31/functions?MaxItems=1", "", ``},
 	// Backup.
 	{"PUT", "/backup/plans", "", `{"BackupPlan":{"BackupPlanName":"p","Rules":[{"RuleName":"r","TargetBackupVaultName":"vv"}]}}`},
 	{"PUT", "/backup-vaults/v1", "", `{"BackupVaultTags":{"a":"b"}}`},
