@@ -67,6 +67,68 @@ func FuzzEmulator(f *testing.F) {
 	})
 }
 
+// executeTargets are the deployed stages FuzzEmulatorExecute sends to, as
+// a path prefix and a header: the REST API's dev stage by each of its
+// addresses (with the usage plan's key or not) and the HTTP API's $default
+// stage.
+var executeTargets = []struct{ prefix, header string }{
+	{"/restapis/~API~/dev/_user_request_", ""},
+	{"/_aws/execute-api/~API~/dev", "x-api-key: ~KEYVALUE~"},
+	{"/dev", "Host: ~API~.execute-api.localhost"},
+	{"/_aws/execute-api/~HTTPAPI~", ""},
+	{"", "Host: ~HTTPAPI~.execute-api.localhost:4566"},
+}
+
+// FuzzEmulatorExecute is FuzzEmulator aimed at the data plane: the
+// request always goes to one of the deployed stages (executeTargets), and
+// the fuzzer varies the method, the path below the stage, the query
+// string, the header lines and the body. Same properties as FuzzEmulator.
+func FuzzEmulatorExecute(f *testing.F) {
+	fz := startFuzzEmulator(f)
+	for _, s := range []struct {
+		target                            uint8
+		method, path, query, header, body string
+	}{
+		{0, "GET", "/a/b", "x=1&x=2", "", ""},
+		{0, "POST", "/m", "", "Content-Type: application/json", `{"a": [1, {"b": null}], "c": "é"}`},
+		{0, "PUT", "/%2e%2e//x", "", "Content-Type: application/json", `not json`},
+		{1, "POST", "/keyed", "n=200", "Content-Type: application/json", `{"n": 200}`},
+		{1, "POST", "/keyed", "", "Content-Type: text/plain", `x`},
+		{1, "GET", "/http", "status=503", "Accept: application/xml", ``},
+		{2, "POST", "/http/a%20b/c", "q=1&q=2&r", "Content-Type: text/plain\nX-Forwarded-For: 10.0.0.1\nCookie: a=b; c=d", `hello`},
+		{2, "GET", "/down", "", "", ``},
+		{0, "OPTIONS", "/", "", "Origin: http://127.0.0.1", ``},
+		{3, "GET", "/anything/deeper", "a=1&b=%ZZ", "Origin: http://127.0.0.1\nAccept-Encoding: gzip", ``},
+		{3, "OPTIONS", "/x", "", "Origin: http://127.0.0.1\nAccess-Control-Request-Method: GET\nAccess-Control-Request-Headers: x-a", ``},
+		{4, "POST", "/x/y", "", "Content-Type: application/json\nContent-Encoding: gzip", "\x1f\x8b"},
+		{4, "DELETE", "/", "status=500", "", ``},
+	} {
+		f.Add(s.target, s.method, s.path, s.query, s.header, s.body)
+	}
+	f.Fuzz(func(t *testing.T, target uint8, method, path, query, header, body string) {
+		if len(path) > 2048 || len(query) > 2048 || len(header) > 8192 || len(body) > 1<<16 {
+			return
+		}
+		to := executeTargets[int(target)%len(executeTargets)]
+		uri := fz.fill.Replace(to.prefix) + "/" + strings.TrimPrefix(path, "/")
+		if query != "" {
+			uri += "?" + query
+		}
+		header = fz.fill.Replace(to.header) + "\n" + header
+		body = fz.fill.Replace(body)
+		if reachesOut(uri, header, body) {
+			return
+		}
+		st, answer, ok := fz.send(method, uri, header, body)
+		if !ok {
+			t.Fatalf("%s %s %q %q: no answer within %s", method, uri, header, body, fuzzHangBound)
+		}
+		if msg := fz.errors.take(); msg != "" {
+			t.Fatalf("%s %s %q %q: the emulator logged an error: %s (answer %d %s)", method, uri, header, body, msg, st, answer)
+		}
+	})
+}
+
 // fuzzSeed is one request of the seed corpus; ~NAME~ stands for an id of
 // the set-up (fuzzEmulator.fill).
 type fuzzSeed struct{ method, path, header, body string }
