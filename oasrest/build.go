@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -163,7 +164,7 @@ func (b *builder) models() error {
 		if err != nil {
 			return importErrors("Unable to read the schema of model '%s'", name)
 		}
-		schema, err := rewriteRefs(s)
+		schema, err := b.rewriteRefs(s)
 		if err != nil {
 			return importErrors("Unable to read the schema of model '%s'", name)
 		}
@@ -186,7 +187,11 @@ func (b *builder) schemaModel(s *openapi3.SchemaRef, ct string) (string, error) 
 		return "", nil
 	}
 	if s.Ref != "" {
-		return refName(s.Ref), nil
+		name, ok := b.modelRef(s.Ref)
+		if !ok {
+			return "", errNotModel
+		}
+		return name, nil
 	}
 	if s.Value == nil {
 		return "", nil
@@ -195,7 +200,7 @@ func (b *builder) schemaModel(s *openapi3.SchemaRef, ct string) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	schema, err := rewriteRefs(raw)
+	schema, err := b.rewriteRefs(raw)
 	if err != nil {
 		return "", err
 	}
@@ -218,20 +223,42 @@ func (b *builder) hasModel(name string) bool {
 	return slices.ContainsFunc(b.api.Models, func(m Model) bool { return m.Name == name })
 }
 
+// errNotModel is a schema reference that names no model of the document.
+var errNotModel = errors.New("oasrest: the reference names no model")
+
+// modelRef is the model a document-local reference names: only a schema of
+// components/schemas (Swagger's definitions) is a model. Another part of
+// the document ("#", a path, a model's property) names none, and would
+// export as a reference to a model the API does not have.
+func (b *builder) modelRef(ref string) (string, bool) {
+	name, ok := strings.CutPrefix(ref, "#/components/schemas/")
+	if !ok {
+		// Swagger's, where the conversion to OpenAPI 3 left it.
+		name, ok = strings.CutPrefix(ref, "#/definitions/")
+	}
+	if !ok || name == "" || strings.Contains(name, "/") || b.doc.Components == nil || b.doc.Components.Schemas[name] == nil {
+		return "", false
+	}
+	return name, true
+}
+
 // rewriteRefs points the document-local references of a schema at the
 // API's models.
-func rewriteRefs(s []byte) (string, error) {
+func (b *builder) rewriteRefs(s []byte) (string, error) {
 	var v any
 	if err := json.Unmarshal(s, &v); err != nil {
 		return "", err
 	}
+	var bad bool
 	var walk func(any)
 	walk = func(v any) {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, c := range x {
-				if r, ok := c.(string); ok && k == "$ref" && strings.HasPrefix(r, "#/") {
-					x[k] = ModelURLPrefix + refName(r)
+				if r, ok := c.(string); ok && k == "$ref" && strings.HasPrefix(r, "#") {
+					name, ok := b.modelRef(r)
+					bad = bad || !ok
+					x[k] = ModelURLPrefix + name
 					continue
 				}
 				walk(c)
@@ -243,6 +270,9 @@ func rewriteRefs(s []byte) (string, error) {
 		}
 	}
 	walk(v)
+	if bad {
+		return "", errNotModel
+	}
 	out, err := json.Marshal(v)
 	return string(out), err
 }

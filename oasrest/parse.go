@@ -309,12 +309,6 @@ func ext(exts map[string]any, name string, v any) (bool, error) {
 	return true, json.Unmarshal(b, v)
 }
 
-// refName is the last part of a reference ("#/components/schemas/Pet" →
-// "Pet").
-func refName(ref string) string {
-	return ref[strings.LastIndexByte(ref, '/')+1:]
-}
-
 func sorted[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
