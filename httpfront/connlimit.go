@@ -1,12 +1,14 @@
 package httpfront
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/netip"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -144,6 +146,17 @@ type countedConn struct {
 	ip     netip.Addr
 	closed atomic.Bool
 }
+
+// SyscallConn hands on the socket: an SQS long poll watches it for the
+// client going away (sqshttp).
+func (c *countedConn) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := c.Conn.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errNoSyscallConn
+}
+
+var errNoSyscallConn = errors.New("httpfront: the connection has no socket")
 
 func (c *countedConn) Close() error {
 	err := c.Conn.Close()
