@@ -81,9 +81,6 @@ func (r *Runtime) Invoke(ctx context.Context, fn Function, payload []byte) (Resu
 	return r.InvokeWith(ctx, fn, Invocation{Payload: payload})
 }
 
-// InFlight is how many invocations are running or waiting for an instance.
-func (r *Runtime) InFlight() int { return int(r.inFlight.Load()) }
-
 // InvokeWith is Invoke with the rest of what an invocation may carry: its
 // request id, trace id, client context and identity.
 func (r *Runtime) InvokeWith(ctx context.Context, fn Function, in Invocation) (Result, error) {

@@ -226,9 +226,6 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 // queue together (0: no bound); past it a receive does not wait.
 func (s *Service) SetMaxLongPolls(n int) { s.maxLongPolls.Store(int64(n)) }
 
-// LongPolls is how many receives are waiting for messages.
-func (s *Service) LongPolls() int { return int(s.longPolls.Load()) }
-
 // takeLongPoll takes a place for a receive that may wait.
 func (s *Service) takeLongPoll() bool {
 	limit := s.maxLongPolls.Load()
