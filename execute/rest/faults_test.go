@@ -146,7 +146,11 @@ func TestBackendMaxConns(t *testing.T) {
 	for range calls {
 		go func() { answers <- f.call("GET", "dev", "/held", nil, "") }()
 	}
-	// Every call reaches the emulator; at most limit reach the backend.
+	// Every call reaches the emulator; limit of them reach the backend,
+	// and no more while they are held.
+	for deadline := time.Now().Add(5 * time.Second); open.Load() < limit && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	time.Sleep(300 * time.Millisecond)
 	if n := open.Load(); n != limit {
 		t.Errorf("%d connections to the backend while %d calls wait, want %d", n, calls, limit)
