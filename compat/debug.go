@@ -245,6 +245,11 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_WEBSOCKET_MAX_AGE", "WebSocketMaxAge"},
 	{"EMULATOR_WEBSOCKET_SEND_QUEUE", "WebSocketSendQueue"},
 	{"EMULATOR_SES_REQUIRE_VERIFIED", "SESRequireVerified"},
+	{"EMULATOR_MAX_CONNS", "MaxConns"},
+	{"EMULATOR_MAX_CONNS_PER_IP", "MaxConnsPerIP"},
+	{"EMULATOR_WEBSOCKET_MAX_CONNECTIONS", "WebSocketMaxConnections"},
+	{"EMULATOR_SQS_MAX_LONG_POLLS", "SQSMaxLongPolls"},
+	{"EMULATOR_LAMBDA_MAX_INVOCATIONS", "LambdaMaxInvocations"},
 }
 
 // secretWords mark a variable whose value the debug endpoints never show.

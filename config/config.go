@@ -50,6 +50,25 @@ type Config struct {
 	// BackendMaxConns caps the connections the data plane holds to each
 	// HTTP integration backend (EMULATOR_BACKEND_MAX_CONNS).
 	BackendMaxConns int
+	// MaxConns caps the connections open at once, MaxConnsPerIP those from
+	// one address, WebSockets included; past either a new connection gets
+	// 503 (429 per address) and is closed
+	// (EMULATOR_MAX_CONNS, EMULATOR_MAX_CONNS_PER_IP).
+	MaxConns      int
+	MaxConnsPerIP int
+	// WebSocketMaxConnections caps the open WebSocket connections, every
+	// API together; past it an upgrade gets 429 LimitExceededException
+	// (EMULATOR_WEBSOCKET_MAX_CONNECTIONS).
+	WebSocketMaxConnections int
+	// SQSMaxLongPolls caps the ReceiveMessage calls waiting for messages at
+	// once, every queue together; past it a receive answers at once with
+	// what is there (EMULATOR_SQS_MAX_LONG_POLLS).
+	SQSMaxLongPolls int
+	// LambdaMaxInvocations caps the function invocations in flight, every
+	// function together (Lambda's account concurrency); past it an
+	// invocation gets 429 TooManyRequestsException at once
+	// (EMULATOR_LAMBDA_MAX_INVOCATIONS).
+	LambdaMaxInvocations int
 	// EnforceGatewayThrottle answers requests that usage plans, stages or
 	// the account throttle, or that are over quota, with 429; without it
 	// they are only counted (EMULATOR_ENFORCE_GATEWAY_THROTTLE).
@@ -108,12 +127,18 @@ func Default() Config {
 		ExternalHostname: "localhost.localstack.cloud",
 		MaxExecutions:    4096,
 		BackendMaxConns:  512,
+		MaxConns:         16384,
+		MaxConnsPerIP:    4096,
 		// AWS's default account limit.
 		AccountThrottleRate:  10000,
 		AccountThrottleBurst: 5000,
 		MetricsRetention:     DefaultMetricsRetention,
 		LambdaMaxConcurrency: 10,
 		LambdaIdleTimeout:    5 * time.Minute,
+		// Lambda's default account concurrency.
+		LambdaMaxInvocations:    1000,
+		WebSocketMaxConnections: 10000,
+		SQSMaxLongPolls:         10000,
 		// AWS's WebSocket quotas.
 		WebSocketFrameBytes:   32 << 10,
 		WebSocketMessageBytes: 128 << 10,
@@ -233,6 +258,11 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		{"EMULATOR_WEBSOCKET_FRAME_BYTES", &c.WebSocketFrameBytes, 1, 16 << 20},
 		{"EMULATOR_WEBSOCKET_MESSAGE_BYTES", &c.WebSocketMessageBytes, 1, 64 << 20},
 		{"EMULATOR_WEBSOCKET_SEND_QUEUE", &c.WebSocketSendQueue, 1, 1 << 16},
+		{"EMULATOR_MAX_CONNS", &c.MaxConns, 1, 1 << 20},
+		{"EMULATOR_MAX_CONNS_PER_IP", &c.MaxConnsPerIP, 1, 1 << 20},
+		{"EMULATOR_WEBSOCKET_MAX_CONNECTIONS", &c.WebSocketMaxConnections, 1, 1 << 20},
+		{"EMULATOR_SQS_MAX_LONG_POLLS", &c.SQSMaxLongPolls, 1, 1 << 20},
+		{"EMULATOR_LAMBDA_MAX_INVOCATIONS", &c.LambdaMaxInvocations, 1, 100000},
 	} {
 		if v, ok := get(d.name); ok {
 			n, err := strconv.Atoi(v)

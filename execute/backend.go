@@ -36,14 +36,17 @@ var (
 	// ErrBackendUnreachable: no connection, or a broken one
 	// (INTEGRATION_FAILURE).
 	ErrBackendUnreachable = errors.New("execute: the backend could not be reached")
+	// ErrBackendMalformed: the backend answered what is not HTTP, a
+	// truncated answer, or one over the response size limit.
+	ErrBackendMalformed = errors.New("execute: the backend's answer is not a valid HTTP response")
 )
 
 // Backend sends integration requests to HTTP backends. The front provides
 // it (a pooled client with keep-alive and bounded connections per host),
 // so that the data plane knows no HTTP library. Do MUST be safe for
 // concurrent use and MUST return within the request's timeout; its errors
-// are ErrBackendTimeout, ErrBackendUnreachable, or another error for a URL
-// that cannot be requested.
+// are ErrBackendTimeout, ErrBackendUnreachable, ErrBackendMalformed, or
+// another error for a URL that cannot be requested.
 type Backend interface {
 	Do(req *BackendRequest, resp *BackendResponse) error
 }

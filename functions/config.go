@@ -8,6 +8,7 @@ import (
 // Config sets up a Runtime. The zero value of a field means its default.
 type Config struct {
 	MaxConcurrency int           // instances per function version (EMULATOR_LAMBDA_MAX_CONCURRENCY; default 10)
+	MaxInvocations int           // invocations in flight, every function together (EMULATOR_LAMBDA_MAX_INVOCATIONS; default 1000)
 	IdleTimeout    time.Duration // reap idle instances after (EMULATOR_LAMBDA_IDLE_TIMEOUT; default 5m)
 	WorkDir        string        // where code is unpacked, one dir per code SHA-256 (default: a temp dir removed by Close)
 	EndpointURL    string        // AWS_ENDPOINT_URL given to functions (the emulator's address)
@@ -24,6 +25,7 @@ type Config struct {
 // Defaults.
 const (
 	DefaultMaxConcurrency = 10
+	DefaultMaxInvocations = 1000 // Lambda's default account concurrency
 	DefaultIdleTimeout    = 5 * time.Minute
 	DefaultInitTimeout    = 10 * time.Second
 )
@@ -31,6 +33,9 @@ const (
 func (c Config) withDefaults() Config {
 	if c.MaxConcurrency <= 0 {
 		c.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if c.MaxInvocations <= 0 {
+		c.MaxInvocations = DefaultMaxInvocations
 	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = DefaultIdleTimeout

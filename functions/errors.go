@@ -21,6 +21,10 @@ const (
 // has used all its concurrency.
 const ReasonConcurrencyLimit = "ReservedFunctionConcurrentInvocationLimitExceeded"
 
+// The Reason Lambda gives when the account's concurrency is used up
+// (every function together).
+const ReasonAccountConcurrencyLimit = "ConcurrentInvocationLimitExceeded"
+
 // Error is a failure the control plane puts on the wire as Lambda would:
 // Code is the error's type (x-amzn-ErrorType), Status its HTTP status.
 type Error struct {
@@ -52,6 +56,12 @@ var statusOf = map[string]int{
 
 func newError(code string, cause error, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Status: statusOf[code], Err: cause}
+}
+
+func errAccountConcurrency() *Error {
+	e := newError(CodeTooManyRequests, nil, "Rate Exceeded.")
+	e.Reason = ReasonAccountConcurrencyLimit
+	return e
 }
 
 func errTooManyRequests() *Error {

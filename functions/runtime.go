@@ -34,6 +34,9 @@ type Runtime struct {
 	scriptsErr  error
 
 	closed atomic.Bool
+	// inFlight counts the invocations running or waiting for an
+	// instance, every function together (bounded by cfg.MaxInvocations).
+	inFlight atomic.Int64
 }
 
 var errPoolGone = errors.New("pool evicted")
@@ -96,6 +99,13 @@ func (r *Runtime) InvokeWith(ctx context.Context, fn Function, in Invocation) (R
 	if _, ok := familyOf(fn.Runtime); !ok {
 		return Result{}, unsupportedRuntime(fn.Runtime)
 	}
+	// Past the account's concurrency an invocation is refused at once, as
+	// Lambda does: waiters on full pools cannot pile up without bound.
+	if r.inFlight.Add(1) > int64(r.cfg.MaxInvocations) {
+		r.inFlight.Add(-1)
+		return Result{}, errAccountConcurrency()
+	}
+	defer r.inFlight.Add(-1)
 	inv := newInvocation(&fn, in)
 	key := fn.poolKey()
 	// A full pool is waited on for as long as the function may run, or

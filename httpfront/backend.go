@@ -2,7 +2,10 @@ package httpfront
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -26,8 +29,14 @@ func NewBackend(maxConnsPerHost int) *Backend {
 		DisableHeaderNamesNormalizing: true,
 		DisablePathNormalizing:        true,
 		// A backend's 3xx reaches the client as it is.
-		ReadBufferSize:      16 << 10,
-		MaxResponseBodySize: 0,
+		ReadBufferSize: 16 << 10,
+		// API Gateway's payload limit: a backend cannot make the
+		// emulator hold an unbounded answer.
+		MaxResponseBodySize: MaxBackendResponseBytes,
+		// Past MaxConnsPerHost a request waits for a free connection,
+		// within its own timeout (DoTimeout's, which is shorter), rather
+		// than failing at once.
+		MaxConnWaitTimeout: time.Minute,
 	}}
 }
 
@@ -54,6 +63,8 @@ func (b *Backend) Do(in *execute.BackendRequest, out *execute.BackendResponse) e
 		return execute.ErrBackendTimeout
 	case isNetError(err):
 		return execute.ErrBackendUnreachable
+	case isMalformed(err):
+		return fmt.Errorf("%w: %w", execute.ErrBackendMalformed, err)
 	default:
 		return err
 	}
@@ -64,6 +75,19 @@ func (b *Backend) Do(in *execute.BackendRequest, out *execute.BackendResponse) e
 	}
 	out.Body = append(out.Body[:0], resp.Body()...)
 	return nil
+}
+
+// MaxBackendResponseBytes bounds an integration backend's answer (API
+// Gateway's 10 MB payload limit).
+const MaxBackendResponseBytes = 10 << 20
+
+// isMalformed reports whether err is fasthttp's verdict on an answer that
+// is not HTTP, cut short, or too large.
+func isMalformed(err error) bool {
+	var small *fasthttp.ErrSmallBuffer
+	return errors.As(err, &small) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, fasthttp.ErrBodyTooLarge) ||
+		errors.Is(err, fasthttp.ErrSmallReadBuffer) || errors.Is(err, fasthttp.ErrReadingResponseHeaders) ||
+		strings.Contains(err.Error(), "error when reading response")
 }
 
 func isNetError(err error) bool {

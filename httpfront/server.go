@@ -8,6 +8,7 @@ import (
 	"net"
 	"runtime/debug"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/fasthttp/router"
@@ -45,6 +46,12 @@ type Server struct {
 	// logDebug and logWarn say which request log lines are written
 	// (reqlog.go); the level is fixed when the server is built.
 	logDebug, logWarn bool
+	// sockets counts the WebSocket connections from $connect to their
+	// end, maxSockets bounds it (0: no bound) (websocket.go).
+	sockets    atomic.Int64
+	maxSockets int64
+	// maxConns and maxConnsPerIP bound the connections Serve accepts.
+	maxConns, maxConnsPerIP int
 }
 
 // ServerOptions configure a Server.
@@ -75,6 +82,11 @@ type ServerOptions struct {
 	// ReadTimeout bounds reading one request, IdleTimeout a keep-alive
 	// connection's wait for the next (60 s each when zero).
 	ReadTimeout, IdleTimeout time.Duration
+	// MaxConns caps the connections open at once, MaxConnsPerIP those
+	// from one address, WebSockets included (connlimit.go). Zero: no cap.
+	MaxConns, MaxConnsPerIP int
+	// MaxWebSockets caps the open WebSocket connections (zero: no cap).
+	MaxWebSockets int
 }
 
 // ExtraRoute is an endpoint that is not an AWS operation.
@@ -111,6 +123,8 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.maxBody = opts.MaxBodyBytes
 	s.execute = opts.Execute
 	s.websocket = opts.WebSocket
+	s.maxSockets = int64(opts.MaxWebSockets)
+	s.maxConns, s.maxConnsPerIP = opts.MaxConns, opts.MaxConnsPerIP
 	s.cloudWatch = opts.CloudWatch
 	s.rpc = rpcServices(opts.RPC)
 	for _, m := range awswire.ServiceModels {
@@ -152,7 +166,13 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	return s, nil
 }
 
-// FastHTTP is the underlying server, for Serve and Shutdown.
+// Serve serves the connections ln accepts, within the connection bounds,
+// until ln is closed or Shutdown is called.
+func (s *Server) Serve(ln net.Listener) error {
+	return s.fast.Serve(limitConns(ln, s.maxConns, s.maxConnsPerIP))
+}
+
+// FastHTTP is the underlying server, for Shutdown.
 func (s *Server) FastHTTP() *fasthttp.Server { return s.fast }
 
 // Handle serves one request.

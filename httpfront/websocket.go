@@ -108,6 +108,23 @@ func (s *Server) serveUpgrade(ctx *fasthttp.RequestCtx, t executeTarget) bool {
 		ctx.SetConnectionClose()
 		return true
 	}
+	if !s.reserveSocket() {
+		ctx.Response.Header.DisableNormalizing()
+		ctx.SetStatusCode(fasthttp.StatusTooManyRequests)
+		ctx.Response.Header.Set("Content-Type", "application/json")
+		ctx.Response.Header.Set("x-amzn-ErrorType", "LimitExceededException")
+		ctx.SetBodyString(`{"message":"Limit Exceeded"}`)
+		ctx.SetConnectionClose()
+		return true
+	}
+	// The place is held until the socket ends; handed to the upgrade
+	// once the connection is hijacked.
+	held := true
+	defer func() {
+		if held {
+			s.releaseSocket()
+		}
+	}()
 	x := exchanges.Get().(*executeExchange)
 	defer func() {
 		if r := recover(); r != nil {
@@ -148,10 +165,23 @@ func (s *Server) serveUpgrade(ctx *fasthttp.RequestCtx, t executeTarget) bool {
 		answer = http.Header{"Sec-Websocket-Protocol": {p}}
 	}
 	ws := s.websocket
+	held = false
 	ctx.HijackSetNoResponse(true)
 	ctx.Hijack(func(c net.Conn) { s.upgrade(ws, c, conn, up, answer) })
 	return true
 }
+
+// reserveSocket takes a place for a WebSocket connection: false when
+// MaxWebSockets are open or connecting.
+func (s *Server) reserveSocket() bool {
+	if s.sockets.Add(1) > s.maxSockets && s.maxSockets > 0 {
+		s.sockets.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (s *Server) releaseSocket() { s.sockets.Add(-1) }
 
 // upgrade completes the handshake on a hijacked connection and starts its
 // reader. It returns at once, so that fasthttp releases the request.
@@ -178,11 +208,12 @@ func (s *Server) upgrade(ws WebSocket, c net.Conn, conn *wsexec.Conn, up *http.R
 	g := &frameGuard{Conn: raw, pre: pre, limit: uint64(lim.FrameBytes)}
 	wc, err := wsUpgrader.Upgrade(&hijackedWriter{conn: g}, up, answer)
 	if err != nil {
+		s.releaseSocket()
 		_ = raw.Close()
 		s.log.Debug("WebSocket upgrade failed", "connectionId", conn.ID, "error", err)
 		return
 	}
-	sock := &wsSocket{log: s.log, ws: ws, conn: conn, c: wc, raw: raw, queueMax: lim.SendQueue,
+	sock := &wsSocket{log: s.log, ws: ws, conn: conn, c: wc, raw: raw, release: s.releaseSocket, queueMax: lim.SendQueue,
 		queueBytes: 4 * lim.MessageBytes,
 		idle:       lim.IdleTimeout, maxAge: lim.MaxAge, closeCode: 1006, opened: time.Now()}
 	sock.active.Store(sock.opened.UnixNano())
@@ -322,6 +353,8 @@ type wsSocket struct {
 	conn *wsexec.Conn
 	c    *websocket.Conn
 	raw  net.Conn
+	// release gives the connection's place back (Server.releaseSocket).
+	release func()
 
 	queueMax     int
 	idle, maxAge time.Duration
@@ -527,6 +560,9 @@ func (s *wsSocket) finish() {
 	}
 	s.mu.Unlock()
 	_ = s.raw.Close()
+	if s.release != nil {
+		s.release()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("panic while running $disconnect", "connectionId", s.conn.ID, "panic", fmt.Sprint(r),

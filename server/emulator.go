@@ -142,6 +142,9 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Extra:         extra,
 		Execute:       exec,
 		WebSocket:     webSockets(e.services),
+		MaxConns:      cfg.MaxConns,
+		MaxConnsPerIP: cfg.MaxConnsPerIP,
+		MaxWebSockets: cfg.WebSocketMaxConnections,
 		CloudWatch: func(sc awswire.Scope) *metrics.Store {
 			return e.metrics.Of(sc.Account, sc.Region)
 		},
@@ -268,7 +271,7 @@ func (e *Emulator) Serve(ln net.Listener) error {
 			}
 		}
 	}
-	err := e.server.FastHTTP().Serve(ln)
+	err := e.server.Serve(ln)
 	if err != nil && !errors.Is(err, net.ErrClosed) {
 		return err
 	}

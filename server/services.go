@@ -247,7 +247,8 @@ func (x v2Executor) Serve(req *execute.Request, resp *execute.Response) {
 func lambdaService(env Env) Service {
 	rt := &lambdaRuntime{port: env.Config.Port, host: env.Config.Host, cfg: functions.Config{
 		MaxConcurrency: env.Config.LambdaMaxConcurrency, IdleTimeout: env.Config.LambdaIdleTimeout,
-		Log: env.Log.With("component", "functions"), WorkDir: functionsDir(env.Config)}}
+		MaxInvocations: env.Config.LambdaMaxInvocations,
+		Log:            env.Log.With("component", "functions"), WorkDir: functionsDir(env.Config)}}
 	svc := lambda.New(env.Sys, env.Store, env.Now, env.Log, lambda.Options{Runtime: rt})
 	if env.Functions != nil {
 		env.Functions.svc.Store(svc)

@@ -18,6 +18,7 @@ import (
 // hostname and the port it listens on, learned once it listens.
 func sqsService(env Env) Service {
 	svc := sqs.New(env.Sys, env.Store, env.Now, env.Log)
+	svc.SetMaxLongPolls(env.Config.SQSMaxLongPolls)
 	if env.Queues != nil {
 		env.Queues.svc.Store(svc)
 	}

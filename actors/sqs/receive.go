@@ -170,6 +170,16 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 		}
 		wait = int(*v)
 	}
+	if wait > 0 {
+		// Past the bound a long poll does not wait: it answers at once
+		// with what the queue holds, as a short poll, so that a flood of
+		// parked receives cannot exhaust the emulator.
+		if !s.takeLongPoll() {
+			wait = 0
+		} else {
+			defer s.longPolls.Add(-1)
+		}
+	}
 	if q.FIFO && in.ReceiveRequestAttemptId != "" {
 		if !fifoID(in.ReceiveRequestAttemptId) {
 			return nil, invalidParameter("Value %s for parameter ReceiveRequestAttemptId is invalid. Reason: ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.", in.ReceiveRequestAttemptId)
@@ -210,6 +220,20 @@ func (s *Service) ReceiveMessage(ctx context.Context, sc awswire.Scope, in *Rece
 		return r.msgs, nil
 	}
 	return r.waiter.wait(ctx, time.Duration(deadline-s.clock().UnixNano())), nil
+}
+
+// SetMaxLongPolls bounds the receives waiting for messages at once, every
+// queue together (0: no bound); past it a receive does not wait.
+func (s *Service) SetMaxLongPolls(n int) { s.maxLongPolls.Store(int64(n)) }
+
+// takeLongPoll takes a place for a receive that may wait.
+func (s *Service) takeLongPoll() bool {
+	limit := s.maxLongPolls.Load()
+	if s.longPolls.Add(1) > limit && limit > 0 {
+		s.longPolls.Add(-1)
+		return false
+	}
+	return true
 }
 
 // wait waits for the owner to serve the waiter, at most d or until ctx is

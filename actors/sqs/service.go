@@ -44,6 +44,10 @@ type Service struct {
 	seq      actors.Seq
 	scopes   *actors.Scopes[dirs]
 	endpoint atomic.Pointer[string]
+	// longPolls counts the receives waiting for messages, every queue
+	// together; maxLongPolls bounds it (0: no bound) (receive.go).
+	longPolls    atomic.Int64
+	maxLongPolls atomic.Int64
 
 	restoreMu sync.Mutex
 	restoring map[restoreKey]*restored

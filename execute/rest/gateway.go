@@ -97,6 +97,12 @@ var (
 	errLambdaProxy = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
 		errorType: "InternalServerErrorException", afterIntegration: true, status: 502,
 		log: "Execution failed due to configuration error: Malformed Lambda proxy response"}
+	// errMalformedEndpoint is an HTTP backend's answer that is not HTTP,
+	// is cut short or is over the payload limit: 502, as a malformed
+	// proxy answer.
+	errMalformedEndpoint = &gatewayError{responseType: "DEFAULT_5XX", message: msgInternal, spaced: true,
+		errorType: "InternalServerErrorException", afterIntegration: true, status: 502,
+		log: "Execution failed due to configuration error: Malformed HTTP response from the endpoint"}
 )
 
 // errMissingParams is a validator's answer for missing parameters.

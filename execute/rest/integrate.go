@@ -192,6 +192,10 @@ func (inv *invocation) http(integ *integration, proxy bool) {
 	case errors.Is(err, execute.ErrBackendUnreachable):
 		inv.fail(errUnreachable)
 		return
+	case errors.Is(err, execute.ErrBackendMalformed):
+		inv.ex.log.Info("integration answer malformed", "requestId", req.RequestID, "url", target, "error", err)
+		inv.fail(errMalformedEndpoint)
+		return
 	default:
 		inv.ex.log.Info("integration request failed", "requestId", req.RequestID, "url", target, "error", err)
 		inv.fail(errBadEndpoint)
