@@ -1,7 +1,7 @@
 package actors
 
 import (
-	"sync"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -24,6 +24,9 @@ const (
 	// cellEnded: the owner retired (deleted, or drained by a reset); sends
 	// are answered ErrGone.
 	cellEnded int64 = -2
+	// cellActivating: a sender is starting the owner's actor; the others
+	// wait for it.
+	cellActivating int64 = -3
 )
 
 // cell is the part of a directory entry that runs its owner: the owner
@@ -35,24 +38,42 @@ const (
 //   - the actor passivates only from its own mailbox, by moving sent from
 //     0 to cellPassive, so never with a command queued or on its way, and
 //     a command sent before it was passivated always ran in it;
-//   - a sender that finds the cell passive activates it under mu (two
-//     racing senders spawn one actor), and the commands sent afterwards
-//     reach the new actor, in the order they were sent.
+//   - a sender that finds the cell passive activates it, moving sent
+//     from cellPassive to cellActivating first (two racing senders spawn
+//     one actor; the loser waits the few microseconds a spawn takes), and
+//     the commands sent afterwards reach the new actor, in the order they
+//     were sent.
 //
 // So at most one actor runs the owner at a time, and mutations keep their
 // order across a passivation.
+//
+// A passive cell is what an idle owner costs besides its state, so it is
+// kept small: what it spawns with is shared by every owner of its kind.
 type cell struct {
-	sys   *System
-	kind  string
+	kind  *ownerKind
 	owner Owner
 	sent  atomic.Int64
 	pid   atomic.Pointer[actor.PID]
-	mu    sync.Mutex // serialises activations
+}
+
+// ownerKind is the system and the kind ("backup.vault") of owners.
+type ownerKind struct {
+	sys  *System
+	name string
+}
+
+// kind returns the shared ownerKind of name.
+func (s *System) kind(name string) *ownerKind {
+	if k, ok := s.kinds.Load(name); ok {
+		return k.(*ownerKind)
+	}
+	k, _ := s.kinds.LoadOrStore(name, &ownerKind{sys: s, name: name})
+	return k.(*ownerKind)
 }
 
 // init makes c a passive cell for o: its actor starts at the first send.
 func (c *cell) init(sys *System, kind string, o Owner) {
-	c.sys, c.kind, c.owner = sys, kind, o
+	c.kind, c.owner = sys.kind(kind), o
 	c.sent.Store(cellPassive)
 }
 
@@ -65,6 +86,8 @@ func (c *cell) acquire() (*actor.PID, bool) {
 			return nil, false
 		case cellPassive:
 			c.activate()
+		case cellActivating:
+			runtime.Gosched()
 		default:
 			if c.sent.CompareAndSwap(n, n+1) {
 				// Stored before sent left cellPassive, and kept while
@@ -75,22 +98,16 @@ func (c *cell) acquire() (*actor.PID, bool) {
 	}
 }
 
-// activate starts an actor for a passive owner. Spawning posts to a new
-// mailbox and never waits, so mu is held briefly.
+// activate starts an actor for a passive owner, unless another sender
+// does first. Spawning posts to a new mailbox and never waits.
 func (c *cell) activate() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.sent.Load() != cellPassive {
+	if !c.sent.CompareAndSwap(cellPassive, cellActivating) {
 		return
 	}
-	pid := c.sys.spawn(c.kind, c.owner, c)
-	c.sys.activations.Add(1)
-	c.pid.Store(pid)
-	if !c.sent.CompareAndSwap(cellPassive, 0) {
-		// Drained meanwhile: the owner is gone.
-		c.pid.Store(nil)
-		c.sys.root.Stop(pid)
-	}
+	sys := c.kind.sys
+	c.pid.Store(sys.spawn(c.kind.name, c.owner, c))
+	sys.activations.Add(1)
+	c.sent.Store(0)
 }
 
 // received uncounts a command the actor received.
@@ -136,6 +153,8 @@ func (c *cell) drain() (Ref, bool) {
 			if c.sent.CompareAndSwap(cellPassive, cellEnded) {
 				return Ref{}, false
 			}
+		case cellActivating:
+			runtime.Gosched()
 		default:
 			if c.sent.CompareAndSwap(n, n+1) {
 				return Ref{c.pid.Load()}, true

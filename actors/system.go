@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -58,6 +59,7 @@ type System struct {
 	// activations and passivations count owners started for a command
 	// and owners passivated.
 	activations, passivations atomic.Uint64
+	kinds                     sync.Map // kind name → *ownerKind
 }
 
 // dispatcher runs mailboxes on long-lived goroutines whose stacks have
