@@ -29,6 +29,7 @@ type footprintFlags struct {
 	kinds    []string
 	modes    []string
 	idle     time.Duration
+	warm     int
 	conns    int
 	settle   time.Duration
 	ready    time.Duration
@@ -63,6 +64,7 @@ func (f *footprintFlags) attach(fs *flag.FlagSet) {
 	})
 	fs.DurationVar(&f.idle, "idle", 2*time.Second, "EMULATOR_OWNER_IDLE of the passive mode")
 	fs.IntVar(&f.conns, "conns", 8, "connections creating resources")
+	fs.IntVar(&f.warm, "warm", 100000, "writes to one queue before the first reading, so that a fixed cost that grows with commands, not resources (the actor system's process registry), is not counted per resource")
 	fs.DurationVar(&f.settle, "settle", 2*time.Minute, "bound on waiting for the emulator's garbage collections")
 	fs.DurationVar(&f.ready, "ready", 30*time.Second, "how long the emulator may take to answer")
 }
@@ -75,6 +77,8 @@ func (f *footprintFlags) check() error {
 		return errors.New("benchrun: -count out of range 1..2000000")
 	case f.idle <= 0 || f.idle > time.Minute:
 		return fmt.Errorf("benchrun: -idle %s out of range (0, 1m]", f.idle)
+	case f.warm < 0 || f.warm > 10000000:
+		return errors.New("benchrun: -warm out of range 0..10000000")
 	case f.conns < 1 || f.conns > 256:
 		return errors.New("benchrun: -conns out of range 1..256")
 	case f.settle <= 0 || f.settle > 10*time.Minute:
@@ -85,7 +89,9 @@ func (f *footprintFlags) check() error {
 
 // footprintRun is one kind's figures in one mode.
 type footprintRun struct {
-	Mode, Kind            string
+	Mode, Kind string
+	// Fresh and Warm are the live heap before and after the warm-up.
+	Fresh, Warm           uint64
 	Count                 int
 	Create                time.Duration
 	HeapBefore, HeapAfter uint64
@@ -141,13 +147,20 @@ func (a *app) footprintOnce(ctx context.Context, p *procs, mode string, f *footp
 		return nil, err
 	}
 	time.Sleep(time.Second)
+	fresh, err := settledHeap(ctx, addr, probe[0], f.settle)
+	if err != nil {
+		return nil, err
+	}
+	if err := warmUp(ctx, addr, probe[0], f.warm, f.conns); err != nil {
+		return nil, err
+	}
 	heap, err := settledHeap(ctx, addr, probe[0], f.settle)
 	if err != nil {
 		return nil, err
 	}
 	var runs []footprintRun
 	for _, kind := range f.kinds {
-		run := footprintRun{Mode: mode, Kind: kind, Count: f.count, HeapBefore: heap}
+		run := footprintRun{Mode: mode, Kind: kind, Count: f.count, Fresh: fresh, Warm: heap, HeapBefore: heap}
 		start := time.Now()
 		if err := createMany(ctx, addr, kind, f.count, f.conns); err != nil {
 			return nil, err
@@ -170,6 +183,45 @@ func (a *app) footprintOnce(ctx context.Context, p *procs, mode string, f *footp
 		runs = append(runs, run)
 	}
 	return runs, nil
+}
+
+// warmUp tags the queue at url n times from conns connections: every
+// write is an Ask, which registers a future in the actor system's process
+// registry, whose 32,768 shard maps fill up once, whatever the commands.
+func warmUp(ctx context.Context, addr, url string, n, conns int) error {
+	hc := &fasthttp.HostClient{Addr: addr, MaxConns: conns, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
+	defer hc.CloseIdleConnections()
+	body := `{"QueueUrl":` + jsonString(url) + `,"Tags":{"footprint":"warm"}}`
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, conns)
+	for range conns {
+		wg.Go(func() {
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
+			for ctx.Err() == nil && int(next.Add(1)) <= n {
+				req.Reset()
+				sqsHeaders(req, "TagQueue")
+				req.SetRequestURI("http://" + addr + "/")
+				req.SetBodyString(body)
+				if err := hc.Do(req, resp); err != nil {
+					errs <- fmt.Errorf("warm-up TagQueue: %w", err)
+					return
+				}
+				if resp.StatusCode() != fasthttp.StatusOK {
+					errs <- fmt.Errorf("warm-up TagQueue: %d %.200s", resp.StatusCode(), resp.Body())
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // createMany creates n resources of kind, named fp-<kind>-<i>, from conns
@@ -249,6 +301,12 @@ func writeFootprint(w io.Writer, runs []footprintRun) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for i, r := range runs {
+		if i == 0 || r.Mode != runs[i-1].Mode {
+			fmt.Fprintf(w, "# %s: live heap fresh %s, after -warm writes %s (a fixed cost, not counted per resource)\n",
+				r.Mode, fmtMiB(int64(r.Fresh)), fmtMiB(int64(r.Warm)))
+		}
 	}
 	_, err := fmt.Fprintln(w, "# passive: owners passivated (EMULATOR_OWNER_IDLE=-idle, waited for); live: EMULATOR_OWNER_IDLE=off; "+
 		"heap = live heap (heapAllocBytes of /_emulator/debug/health, least after garbage collections); "+

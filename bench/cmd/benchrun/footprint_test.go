@@ -30,7 +30,7 @@ func TestFootprintCommand(t *testing.T) {
 	a := newTestApp(t, &out, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := a.footprint(ctx, []string{"-emulator", self, "-count", "200", "-idle", "200ms", "-settle", "30s"}); err != nil {
+	if err := a.footprint(ctx, []string{"-emulator", self, "-count", "200", "-warm", "500", "-idle", "200ms", "-settle", "30s"}); err != nil {
 		t.Fatalf("footprint: %v\n%s", err, out.String())
 	}
 	rows := footprintRows(out.String())
@@ -53,6 +53,7 @@ func TestFootprintFlags(t *testing.T) {
 		{"-emulator", "x", "-count", "0"},
 		{"-emulator", "x", "-idle", "0s"},
 		{"-emulator", "x", "-conns", "0"},
+		{"-emulator", "x", "-warm", "-1"},
 	} {
 		a := newTestApp(t, &bytes.Buffer{}, nil)
 		if err := a.footprint(context.Background(), args); err == nil {
