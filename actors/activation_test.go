@@ -363,3 +363,37 @@ func TestDrainRacingActivation(t *testing.T) {
 		}
 	}
 }
+
+// TestTimerActivatesPassiveOwner: a timer set by an owner that then
+// passivates fires its mutation, which starts the owner again.
+func TestTimerActivatesPassiveOwner(t *testing.T) {
+	s := newIdleSystem(t, 5*time.Millisecond)
+	e := spawnTally(t, s, store.NewMemory(), &tally{})
+	fired := make(chan struct{})
+	timer := actors.NewTimer(s, e, func(cur *tally) (actors.Change[tally], error) {
+		close(fired)
+		next := *cur
+		next.N = 42
+		return actors.Change[tally]{Next: &next}, nil
+	})
+	if _, err := actors.Update(s, e, func(cur *tally) (actors.Change[tally], error) {
+		timer.At(time.Now().Add(100 * time.Millisecond))
+		return actors.Change[tally]{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitPassive(t, e)
+	select {
+	case <-fired:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the timer's mutation did not run")
+	}
+	for deadline := time.Now().Add(5 * time.Second); e.Snapshot().N != 42; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the timer's mutation was not published")
+		}
+	}
+	if act, _ := s.Activations(); act != 2 {
+		t.Errorf("activations = %d, want 2", act)
+	}
+}
