@@ -198,7 +198,10 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 		if a.timer != nil {
 			a.last = monoNow()
 		}
-		if a.retired {
+		// A passivated actor runs nothing more: only a command sent by
+		// Ref, not through the entry, can reach it, and the entry may run
+		// a new actor already.
+		if a.retired || a.passive {
 			ctx.Respond(response{nil, ErrGone})
 			return
 		}
@@ -208,7 +211,11 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 			a.retire(ctx)
 		}
 	case retireMsg:
-		a.retire(ctx)
+		// A passivated actor's cell may already run a new actor: a late
+		// retirement of this one is not the owner's.
+		if !a.passive {
+			a.retire(ctx)
+		}
 		if ctx.Sender() != nil {
 			ctx.Respond(response{})
 		}
