@@ -14,17 +14,33 @@ import (
 // Entry is one owner as a directory lists it: its actor and the last
 // snapshot it published. The snapshot is nil while the owner is being
 // created and after it was deleted.
+//
+// The owner's actor runs only while the owner is busy: an owner idle for
+// the system's idle time passivates, and the next command sent to it
+// activates it again (see cell). Its snapshot stays readable all along;
+// reading never activates anything.
 type Entry[S any] struct {
-	ref   Ref
+	cell
 	snap  atomic.Pointer[S]
 	order string // the entry's key in its directory's order
 }
 
-// NewEntry returns an entry for the owner running at ref.
-func NewEntry[S any](ref Ref) *Entry[S] { return &Entry[S]{ref: ref} }
+// NewEntry returns an entry for an owner spawned on its own at ref, which
+// never passivates (a zero ref: an entry whose owner has ended).
+func NewEntry[S any](ref Ref) *Entry[S] {
+	e := &Entry[S]{}
+	if ref.Valid() {
+		e.pid.Store(ref.pid)
+	} else {
+		e.sent.Store(cellEnded)
+	}
+	return e
+}
 
-// Ref is the owner's actor.
-func (e *Entry[S]) Ref() Ref { return e.ref }
+// Ref is the owner's actor while it is live; the zero Ref (not Valid)
+// while it is passive or after it ended. Commands go through Update and
+// Tell, which activate a passive owner.
+func (e *Entry[S]) Ref() Ref { return e.live() }
 
 // Snapshot is the last published state, or nil.
 func (e *Entry[S]) Snapshot() *S { return e.snap.Load() }
@@ -142,7 +158,10 @@ func (d *Directory[S]) Len() int { return d.m.Size() }
 func (d *Directory[S]) Drain() []Ref {
 	var refs []Ref
 	d.m.Range(func(id string, e *Entry[S]) bool {
-		refs = append(refs, e.ref)
+		// A passive owner ends here; a live one is retired by the caller.
+		if r, ok := e.drain(); ok {
+			refs = append(refs, r)
+		}
 		d.m.Delete(id)
 		return true
 	})

@@ -72,6 +72,15 @@ func NewStateOwner[S any](st store.Store) *StateOwner[S] {
 // Attach gives the owner the directory entry it publishes to.
 func (o *StateOwner[S]) Attach(e *Entry[S]) { o.entry = e }
 
+// Idle implements Idler: the owner is idle unless its state says
+// otherwise (a state that implements Idler).
+func (o *StateOwner[S]) Idle() bool {
+	if i, ok := any(o.entry.Snapshot()).(Idler); ok {
+		return i.Idle()
+	}
+	return true
+}
+
 // Finished implements Finisher.
 func (o *StateOwner[S]) Finished() bool { return o.done }
 
@@ -136,7 +145,7 @@ func (o *StateOwner[S]) persist(recs []Record) error {
 
 // Update runs fn in the owner at e and returns its reply.
 func Update[S any](s *System, e *Entry[S], fn Mutation[S]) (any, error) {
-	return Ask[any](s, e.Ref(), mutate[S]{fn})
+	return askCell[any](s, &e.cell, mutate[S]{fn})
 }
 
 // Tell queues fn in the owner at e without waiting for it: an owner uses
@@ -144,13 +153,16 @@ func Update[S any](s *System, e *Entry[S], fn Mutation[S]) (any, error) {
 // The caller MAY wait on the Pending (outside every owner), for a client
 // to read its own write.
 func Tell[S any](s *System, e *Entry[S], fn Mutation[S]) Pending {
-	return s.tell(e.Ref(), mutate[S]{fn})
+	return s.tellCell(&e.cell, mutate[S]{fn})
 }
 
-// SpawnState starts a StateOwner in sys and returns its entry, not yet in
-// any directory. A restored owner passes its state as initial.
+// SpawnState returns the entry of a StateOwner in sys, not yet in any
+// directory. A restored owner passes its state as initial. The owner's
+// actor starts with the first command sent to it (Update, Tell), so a
+// restored owner that is only read never runs one.
 func SpawnState[S any](sys *System, kind string, o *StateOwner[S], initial *S) *Entry[S] {
-	e := NewEntry[S](sys.Spawn(kind, o))
+	e := &Entry[S]{}
+	e.cell.init(sys, kind, o)
 	o.Attach(e)
 	if initial != nil {
 		e.Publish(initial)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -51,6 +53,13 @@ type System struct {
 	timeout    time.Duration
 	log        *slog.Logger
 	dispatcher *dispatcher
+	// idle is how long an owner in an entry serves nothing before it
+	// passivates; 0 never passivates.
+	idle time.Duration
+	// activations and passivations count owners started for a command
+	// and owners passivated.
+	activations, passivations atomic.Uint64
+	kinds                     sync.Map // kind name → *ownerKind
 }
 
 // dispatcher runs mailboxes on long-lived goroutines whose stacks have
@@ -137,7 +146,12 @@ func (d demoted) WithGroup(name string) slog.Handler    { return demoted{d.Handl
 // AskTimeout is the bound on every Ask.
 func (s *System) AskTimeout() time.Duration { return s.timeout }
 
-type request struct{ cmd any }
+// request is a command for an owner; counted when it was sent through the
+// owner's cell (see cell).
+type request struct {
+	cmd     any
+	counted bool
+}
 
 type response struct {
 	v   any
@@ -155,6 +169,12 @@ type ownerActor struct {
 	o       Owner
 	sys     *System
 	retired bool
+	// c is the cell the actor runs the owner of, nil for an owner spawned
+	// on its own; the rest is its passivation (activation.go).
+	c       *cell
+	passive bool
+	last    time.Duration // monoNow when it last received a command
+	timer   *time.Timer
 }
 
 // retireMsg retires an owner: it answers what is queued before it, then
@@ -163,10 +183,25 @@ type retireMsg struct{}
 
 func (a *ownerActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+	case *actor.Started:
+		a.armIdle(ctx)
+	case *actor.Stopping:
+		a.stopTimer()
+	case *actor.Stopped, *actor.Restarting:
 		return
+	case idleTick:
+		a.checkIdle(ctx)
 	case request:
-		if a.retired {
+		if m.counted && a.c != nil {
+			a.c.received()
+		}
+		if a.timer != nil {
+			a.last = monoNow()
+		}
+		// A passivated actor runs nothing more: only a command sent by
+		// Ref, not through the entry, can reach it, and the entry may run
+		// a new actor already.
+		if a.retired || a.passive {
 			ctx.Respond(response{nil, ErrGone})
 			return
 		}
@@ -176,7 +211,11 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 			a.retire(ctx)
 		}
 	case retireMsg:
-		a.retire(ctx)
+		// A passivated actor's cell may already run a new actor: a late
+		// retirement of this one is not the owner's.
+		if !a.passive {
+			a.retire(ctx)
+		}
 		if ctx.Sender() != nil {
 			ctx.Respond(response{})
 		}
@@ -193,6 +232,10 @@ func (a *ownerActor) retire(ctx actor.Context) {
 		return
 	}
 	a.retired = true
+	if a.c != nil {
+		a.c.end()
+	}
+	a.stopTimer()
 	self, root := ctx.Self(), a.sys.root
 	time.AfterFunc(linger, func() { root.Poison(self) })
 }
@@ -211,16 +254,34 @@ func (a *ownerActor) handle(cmd any) (v any, err error) {
 
 // Spawn starts an actor that runs o. kind prefixes the actor's generated
 // name ("backup.vault"); user input never becomes part of a name.
-func (s *System) Spawn(kind string, o Owner) Ref {
-	props := actor.PropsFromProducer(func() actor.Actor { return &ownerActor{o: o, sys: s} },
+func (s *System) Spawn(kind string, o Owner) Ref { return Ref{s.spawn(kind, o, nil)} }
+
+// spawn starts an actor that runs o, for c when it is not nil.
+func (s *System) spawn(kind string, o Owner, c *cell) *actor.PID {
+	props := actor.PropsFromProducer(func() actor.Actor { return &ownerActor{o: o, sys: s, c: c} },
 		actor.WithDispatcher(s.dispatcher))
-	return Ref{s.root.SpawnPrefix(props, kind+"-")}
+	return s.root.SpawnPrefix(props, kind+"-")
 }
 
 // Ask sends cmd to ref and waits at most the Ask timeout for its reply.
 func Ask[R any](s *System, ref Ref, cmd any) (R, error) {
+	return answer[R](s.root.RequestFuture(ref.pid, request{cmd: cmd}, s.timeout))
+}
+
+// askCell sends cmd through c (activating its owner) and waits at most the
+// Ask timeout for its reply.
+func askCell[R any](s *System, c *cell, cmd any) (R, error) {
+	f, ok := c.post(s, cmd)
+	if !ok {
+		var zero R
+		return zero, ErrGone
+	}
+	return answer[R](f)
+}
+
+func answer[R any](f actor.Future) (R, error) {
 	var zero R
-	res, err := s.root.RequestFuture(ref.pid, request{cmd}, s.timeout).Result()
+	res, err := f.Result()
 	switch {
 	case errors.Is(err, actor.ErrDeadLetter):
 		return zero, ErrGone
@@ -248,12 +309,14 @@ func Ask[R any](s *System, ref Ref, cmd any) (R, error) {
 
 // Pending is a command sent with Tell, whose outcome may be waited for.
 type Pending struct {
-	f   actor.Future
-	sys *System
+	f    actor.Future
+	gone bool // the owner had ended when the command was sent
 }
 
-func (s *System) tell(ref Ref, cmd any) Pending {
-	return Pending{f: s.root.RequestFuture(ref.pid, request{cmd}, s.timeout), sys: s}
+// tellCell sends cmd through c (activating its owner).
+func (s *System) tellCell(c *cell, cmd any) Pending {
+	f, ok := c.post(s, cmd)
+	return Pending{f: f, gone: !ok}
 }
 
 // Wait waits, at most the Ask timeout from when the command was sent, for
@@ -261,6 +324,9 @@ func (s *System) tell(ref Ref, cmd any) Pending {
 // had already ended, ErrNoAnswer when it did not answer in time). It MUST
 // NOT be called inside an owner.
 func (p Pending) Wait() error {
+	if p.gone {
+		return ErrGone
+	}
 	if p.f == nil {
 		return nil
 	}

@@ -43,6 +43,9 @@ func (t *Timer[S]) At(at time.Time) {
 
 func (t *Timer[S]) fire() { Tell(t.sys, t.e, t.fn) }
 
+// Pending reports whether the timer is set to fire.
+func (t *Timer[S]) Pending() bool { return !t.at.IsZero() }
+
 // Fired tells the timer that its mutation runs: it is no longer set, and
 // the next At sets it again.
 func (t *Timer[S]) Fired() { t.at = time.Time{} }

@@ -225,6 +225,7 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_MAX_BODY_BYTES", "MaxBodyBytes"},
 	{"EMULATOR_ASK_TIMEOUT", "AskTimeout"},
 	{"EMULATOR_SHUTDOWN_GRACE", "ShutdownGrace"},
+	{"EMULATOR_OWNER_IDLE", "OwnerIdle"},
 	{"EMULATOR_STORE_MAX_BATCH", "StoreMaxBatch"},
 	{"EMULATOR_MAX_EXECUTIONS", "MaxExecutions"},
 	{"EMULATOR_BACKEND_MAX_CONNS", "BackendMaxConns"},

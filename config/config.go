@@ -35,6 +35,10 @@ type Config struct {
 	MaxBodyBytes  int           // EMULATOR_MAX_BODY_BYTES
 	AskTimeout    time.Duration // EMULATOR_ASK_TIMEOUT
 	ShutdownGrace time.Duration // EMULATOR_SHUTDOWN_GRACE
+	// OwnerIdle is how long a resource's owner may serve no write before it
+	// passivates (its actor stops; its snapshot stays readable); 0 never
+	// passivates (EMULATOR_OWNER_IDLE).
+	OwnerIdle time.Duration
 	// StoreMaxBatch caps the writes committed with one fsync
 	// (EMULATOR_STORE_MAX_BATCH); 1 syncs every write on its own.
 	StoreMaxBatch int
@@ -122,6 +126,7 @@ func Default() Config {
 		MaxBodyBytes:  10 << 20,
 		AskTimeout:    10 * time.Second,
 		ShutdownGrace: 5 * time.Second,
+		OwnerIdle:     30 * time.Second,
 		StoreMaxBatch: 256,
 		// A public name that resolves to 127.0.0.1, with its subdomains.
 		ExternalHostname: "localhost.localstack.cloud",
@@ -339,6 +344,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			*d.dst = t
 		}
 	}
+	if v, ok := get("EMULATOR_OWNER_IDLE"); ok {
+		t, err := parseIdle(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_OWNER_IDLE", v, "must be a duration such as 30s (at most 24h), or 0 or off to never passivate"}
+		}
+		c.OwnerIdle = t
+	}
 	if v, ok := get("EMULATOR_WEBSOCKET_MAX_AGE"); ok {
 		t, err := ParseDuration(v)
 		if err != nil || t <= 0 || t > 24*time.Hour {
@@ -380,6 +392,18 @@ func ParseDuration(v string) (time.Duration, error) {
 		return time.Duration(n * float64(time.Second)), nil
 	}
 	return time.ParseDuration(v)
+}
+
+// parseIdle reads EMULATOR_OWNER_IDLE: a duration up to 24h, or 0 / off.
+func parseIdle(v string) (time.Duration, error) {
+	if strings.EqualFold(v, "off") {
+		return 0, nil
+	}
+	t, err := ParseDuration(v)
+	if err != nil || t < 0 || t > 24*time.Hour {
+		return 0, fmt.Errorf("out of range")
+	}
+	return t, nil
 }
 
 // parseDirs splits a comma-separated list of directories. Empty entries (a

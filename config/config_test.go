@@ -33,6 +33,7 @@ func TestDefault(t *testing.T) {
 		MaxBodyBytes:  10 << 20,
 		AskTimeout:    10 * time.Second,
 		ShutdownGrace: 5 * time.Second,
+		OwnerIdle:     30 * time.Second,
 		StoreMaxBatch: 256,
 		// ExternalHostname resolves to 127.0.0.1 with every subdomain.
 		ExternalHostname: "localhost.localstack.cloud",
@@ -155,6 +156,10 @@ func TestFromEnvValid(t *testing.T) {
 		{"EMULATOR_ASK_TIMEOUT", "30", func(c config.Config) bool { return c.AskTimeout == 30*time.Second }},
 		{"EMULATOR_ASK_TIMEOUT", "1.5", func(c config.Config) bool { return c.AskTimeout == 1500*time.Millisecond }},
 		{"EMULATOR_ASK_TIMEOUT", "500ms", func(c config.Config) bool { return c.AskTimeout == 500*time.Millisecond }},
+		{"EMULATOR_OWNER_IDLE", "0", func(c config.Config) bool { return c.OwnerIdle == 0 }},
+		{"EMULATOR_OWNER_IDLE", "OFF", func(c config.Config) bool { return c.OwnerIdle == 0 }},
+		{"EMULATOR_OWNER_IDLE", "2m", func(c config.Config) bool { return c.OwnerIdle == 2*time.Minute }},
+		{"EMULATOR_OWNER_IDLE", "5", func(c config.Config) bool { return c.OwnerIdle == 5*time.Second }},
 		{"EMULATOR_ASK_TIMEOUT", "1h", func(c config.Config) bool { return c.AskTimeout == time.Hour }},
 		{"EMULATOR_ASK_TIMEOUT", "1ns", func(c config.Config) bool { return c.AskTimeout == time.Nanosecond }},
 		{"EMULATOR_SHUTDOWN_GRACE", "2m", func(c config.Config) bool { return c.ShutdownGrace == 2*time.Minute }},
@@ -236,6 +241,7 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_SQS_MAX_LONG_POLLS":        "50",
 		"EMULATOR_LAMBDA_MAX_INVOCATIONS":    "60",
 		"EMULATOR_SES_REQUIRE_VERIFIED":      "false",
+		"EMULATOR_OWNER_IDLE":                "off",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -355,6 +361,10 @@ func TestFromEnvInvalid(t *testing.T) {
 		{"EMULATOR_METRICS_RETENTION", "1h,2h,3h"},
 		{"EMULATOR_ASK_TIMEOUT", ""},
 		{"EMULATOR_ASK_TIMEOUT", "bad"},
+		{"EMULATOR_OWNER_IDLE", "-1s"},
+		{"EMULATOR_OWNER_IDLE", "25h"},
+		{"EMULATOR_OWNER_IDLE", "never"},
+		{"EMULATOR_OWNER_IDLE", ""},
 		{"EMULATOR_ASK_TIMEOUT", "0"},
 		{"EMULATOR_ASK_TIMEOUT", "0s"},
 		{"EMULATOR_ASK_TIMEOUT", "-1s"},

@@ -49,6 +49,7 @@ var Variables = []Variable{
 	{"EMULATOR_METRICS_RETENTION", "3h,15d", "how long request metrics are kept at 1-second and at 1-minute resolution"},
 	{"EMULATOR_ASK_TIMEOUT", "10s", "longest wait for a resource's owner"},
 	{"EMULATOR_SHUTDOWN_GRACE", "5s", "how long in-flight requests may finish at shutdown"},
+	{"EMULATOR_OWNER_IDLE", "30s", "how long a resource's owner serves no write before it passivates (0 or off: never)"},
 	{"EMULATOR_STORE_MAX_BATCH", "256", "writes committed with one fsync in persistent mode"},
 	{"EMULATOR_INIT_ENABLED", "true", "run the init hooks"},
 	{"EMULATOR_INIT_DIRS", strings.Join(DefaultInitDirs, ","), "init hook trees (boot.d, start.d, ready.d, shutdown.d)"},

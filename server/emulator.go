@@ -77,6 +77,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		now = func() time.Time { return fixed }
 	}
 	e.sys = actors.NewSystem(log, cfg.AskTimeout)
+	e.sys.PassivateAfter(cfg.OwnerIdle)
 	e.inbox = inbox.New(inbox.DefaultLimit)
 	e.metrics = metrics.NewRegions(metrics.Config{HighResRetention: cfg.MetricsRetention.High,
 		LowResRetention: cfg.MetricsRetention.Low, Now: now})

@@ -6,7 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/cloudemu/emulator/actors"
 	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/modelschema"
 	"github.com/cloudemu/emulator/pmap"
@@ -86,15 +88,19 @@ const (
 )
 
 // DefaultModels puts the models every REST API has from its creation,
-// Empty and Error, unless the API already has models of those names.
-// CreateRestApi calls it from its init.
+// unless the API already has a model of that name.
 func DefaultModels(t *Tx) {
-	for _, d := range []Model{
-		{Name: "Empty", ContentType: "application/json",
-			Description: "This is a default empty schema model", Schema: emptyModelSchema},
-		{Name: "Error", ContentType: "application/json",
-			Description: "This is a default error schema model", Schema: errorModelSchema},
-	} {
+	if t.State().Models.Len() == 0 {
+		// An API without models (a new one) gets the shared map, its
+		// models persisted as usual.
+		shared := sharedDefaultModels()
+		t.next.Models = shared
+		for _, m := range shared.All() {
+			t.recs = append(t.recs, actors.Put(t.recordKey(models.Kind, m.Name), m))
+		}
+		return
+	}
+	for _, d := range defaultModelList() {
 		if _, ok := t.State().Models.Get(d.Name); ok {
 			continue
 		}
@@ -103,6 +109,35 @@ func DefaultModels(t *Tx) {
 		t.PutModel(&m)
 	}
 }
+
+func defaultModelList() []Model {
+	return []Model{
+		{Name: "Empty", ContentType: "application/json",
+			Description: "This is a default empty schema model", Schema: emptyModelSchema},
+		{Name: "Error", ContentType: "application/json",
+			Description: "This is a default error schema model", Schema: errorModelSchema},
+	}
+}
+
+// sharedDefaultModels is the default models as one immutable map that
+// every new API shares, with their ids: two models of their own cost an
+// idle API ~300 B of heap. Model ids are unique within an API, as AWS
+// requires; they repeat across APIs.
+var sharedDefaultModels = sync.OnceValue(func() pmap.Map[*Model] {
+	var m pmap.Map[*Model]
+	for _, d := range defaultModelList() {
+		d.ID = NewID(6, func(id string) bool {
+			for _, x := range m.All() {
+				if x.ID == id {
+					return true
+				}
+			}
+			return false
+		})
+		m = m.Set(d.Name, &d)
+	}
+	return m
+})
 
 func modelIDTaken(st *RestAPI, id string) bool {
 	for _, m := range st.Models.All() {

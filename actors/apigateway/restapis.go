@@ -259,6 +259,11 @@ func (s *Service) checkRestAPI(in RestAPIInput) (API, error) {
 		return API{}, BadRequest("Invalid minimum compression size, must be between 0 and 10485760")
 	}
 	api.MinimumCompressionSize = in.MinimumCompressionSize
+	if in.EndpointConfiguration == nil {
+		// The default, shared: a published API's configuration is never
+		// written (a patch copies it).
+		api.EndpointConfiguration = defaultEndpoint
+	}
 	ec := EndpointConfiguration{Types: []string{"EDGE"}}
 	if in.EndpointConfiguration != nil {
 		ec = *in.EndpointConfiguration
@@ -279,7 +284,9 @@ func (s *Service) checkRestAPI(in RestAPIInput) (API, error) {
 	case ec.IPAddressType == "":
 		ec.IPAddressType = "ipv4"
 	}
-	api.EndpointConfiguration = &ec
+	if in.EndpointConfiguration != nil {
+		api.EndpointConfiguration = &ec
+	}
 	if id, ok := in.Tags[CustomIDTag]; ok {
 		if !customIDRe.MatchString(id) {
 			return API{}, BadRequest("Invalid %s tag: the id must be 1 to 128 letters, digits, '-' or '_'", CustomIDTag)
@@ -288,6 +295,10 @@ func (s *Service) checkRestAPI(in RestAPIInput) (API, error) {
 	}
 	return api, nil
 }
+
+// defaultEndpoint is the endpoint configuration of an API created without
+// one. It MUST NOT be written.
+var defaultEndpoint = &EndpointConfiguration{Types: []string{"EDGE"}, IPAddressType: "ipv4"}
 
 // CloneConfig copies the live configuration of API src into t, with new
 // resource ids (cloneFrom on CreateRestApi). Stages and deployments are not

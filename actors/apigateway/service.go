@@ -214,8 +214,7 @@ func (s *Service) APIByID(id, region string) (*RestAPI, awswire.Scope, bool) {
 // commit ends a mutation: the new state is published, the records written.
 func (t *Tx) commit() (actors.Change[RestAPI], error) {
 	next := t.next
-	next.Memo = new(actors.Memo)
-	next.Exec = new(actors.Lazy)
+	next.Memo = new(StateCache)
 	// A change of the resources (a new map) renews the GetResources memo.
 	if t.cur == nil || next.Resources != t.cur.Resources || next.ResourcesMemo == nil {
 		next.ResourcesMemo = new(actors.Memo)
@@ -402,7 +401,7 @@ func (s *Service) RestoreDone() error {
 		st := r.state
 		computePaths(st.Resources)
 		indexChildren(&st.Config)
-		st.Memo, st.Exec = new(actors.Memo), new(actors.Lazy)
+		st.Memo = new(StateCache)
 		st.ResourcesMemo = new(actors.Memo)
 		d := s.scopes.Get(r.scope)
 		o := actors.NewStateOwner[RestAPI](s.store)

@@ -53,6 +53,14 @@ type Config struct {
 	Children pmap.Map[string] `json:"-"`
 }
 
+// StateCache is what readers cache for one published state of a REST
+// API: the GetRestApi body (the Memo) and the data plane's compiled form
+// (Exec), in one allocation.
+type StateCache struct {
+	actors.Memo
+	Exec actors.Lazy
+}
+
 // RestAPI is one REST API as its owner last published it: the API, its
 // live configuration, its deployments and stages.
 type RestAPI struct {
@@ -61,11 +69,10 @@ type RestAPI struct {
 	Stages      pmap.Map[*Stage]
 	// Seq orders APIs by creation.
 	Seq uint64
-	// Memo caches the GetRestApi body.
-	Memo *actors.Memo
-	// Exec holds what the data plane compiles from the live configuration
-	// (TestInvokeMethod), once per published state.
-	Exec *actors.Lazy
+	// Memo caches the GetRestApi body, and what the data plane compiles
+	// from the live configuration (TestInvokeMethod), once per published
+	// state.
+	Memo *StateCache
 	// ResourcesMemo caches the GetResources body (without embed); a
 	// mutation that leaves the resources alone keeps it.
 	ResourcesMemo *actors.Memo

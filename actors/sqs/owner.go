@@ -42,6 +42,25 @@ type Queue struct {
 	rt   *ownerState
 }
 
+// Idle implements actors.Idler: a queue's owner passivates only with no
+// message in flight or delayed, no timer set and no long poll waiting.
+// It runs inside the owner, which alone touches rt.
+func (q *Queue) Idle() bool {
+	rt := q.rt
+	if rt == nil {
+		return true
+	}
+	if q.InFlight > 0 || q.Delayed > 0 || rt.timer.Pending() {
+		return false
+	}
+	for _, w := range rt.waiters {
+		if w.state.Load() == waiting {
+			return false
+		}
+	}
+	return true
+}
+
 type dedupEntry struct {
 	ID, SeqNumber string
 	Expires       int64 // unix ns

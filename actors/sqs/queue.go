@@ -148,9 +148,16 @@ func (s *Service) create(sc awswire.Scope, d *dirs, name string, fifo bool, attr
 		return "", nil, true
 	}
 	now := s.now().Unix()
-	all := defaultAttributes(fifo)
-	maps.Copy(all, attrs)
-	settle(all)
+	var all map[string]string
+	if len(attrs) == 0 {
+		// Published attributes are never written (changes clone them):
+		// queues created with the defaults share them.
+		all = sharedDefaults[fifo]
+	} else {
+		all = defaultAttributes(fifo)
+		maps.Copy(all, attrs)
+		settle(all)
+	}
 	q := &Queue{Name: name, ARN: queueARN(sc, name), Seq: seq, FIFO: fifo, Attrs: all, Tags: tags,
 		Created: now, Modified: now, NextMsg: firstSeq(s.clock()), Scope: sc, conf: parseConfig(all), rt: rt}
 	if len(q.Tags) == 0 {

@@ -190,8 +190,12 @@ func (s *Service) RestoreDone() error {
 			s.sys.StopAsync(e.Ref())
 			return fmt.Errorf("sqs: restore: duplicate queue %s", q.Name)
 		}
-		// The owner arms its timer itself, in its own mailbox.
-		actors.Tell(s.sys, e, q.rt.tick)
+		// The owner arms its timer itself, in its own mailbox. A queue
+		// with no message and no move task has nothing to arm: its owner
+		// stays passive until it is written.
+		if q.Messages.Len() > 0 || len(q.MoveTasks) > 0 {
+			actors.Tell(s.sys, e, q.rt.tick)
+		}
 	}
 	return nil
 }

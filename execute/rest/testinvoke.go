@@ -128,10 +128,10 @@ func (e *Executor) TestInvoke(sc awswire.Scope, apiID, resourceID, httpMethod st
 
 // liveOf compiles an API's live configuration once per published state.
 func liveOf(api *apigateway.RestAPI) *compiled {
-	if api.Exec == nil {
+	if api.Memo == nil {
 		return compile(&api.Config)
 	}
-	return api.Exec.Get(func() any { return compile(&api.Config) }).(*compiled)
+	return api.Memo.Exec.Get(func() any { return compile(&api.Config) }).(*compiled)
 }
 
 // testLog is TestInvokeMethod's execution log: a first line, then one

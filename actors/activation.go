@@ -1,0 +1,246 @@
+package actors
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Idler is implemented by an owner, or by the state S a StateOwner
+// publishes, that may have work under way outside its mailbox (timers
+// set, long polls waiting): Idle reports, inside the owner, whether it may
+// passivate now. An owner that does not implement it is idle whenever it
+// has served no write for the system's idle time.
+type Idler interface {
+	Idle() bool
+}
+
+// The values of cell.sent that are not a count.
+const (
+	// cellPassive: no actor runs the owner; the next send activates it.
+	cellPassive int64 = -1
+	// cellEnded: the owner retired (deleted, or drained by a reset); sends
+	// are answered ErrGone.
+	cellEnded int64 = -2
+	// cellActivating: a sender is starting the owner's actor; the others
+	// wait for it.
+	cellActivating int64 = -3
+)
+
+// cell is the part of a directory entry that runs its owner: the owner
+// itself, kept while it is passive, and the actor running it while it is
+// live. Passivation and activation are per cell, with no global lock:
+//
+//   - every command sent through the cell is counted in sent before it is
+//     posted to the live actor and uncounted when the actor receives it;
+//   - the actor passivates only from its own mailbox, by moving sent from
+//     0 to cellPassive, so never with a command queued or on its way, and
+//     a command sent before it was passivated always ran in it;
+//   - a sender that finds the cell passive activates it, moving sent
+//     from cellPassive to cellActivating first (two racing senders spawn
+//     one actor; the loser waits the few microseconds a spawn takes), and
+//     the commands sent afterwards reach the new actor, in the order they
+//     were sent.
+//
+// So at most one actor runs the owner at a time, and mutations keep their
+// order across a passivation.
+//
+// A passive cell is what an idle owner costs besides its state, so it is
+// kept small: what it spawns with is shared by every owner of its kind.
+type cell struct {
+	kind  *ownerKind
+	owner Owner
+	sent  atomic.Int64
+	pid   atomic.Pointer[actor.PID]
+}
+
+// ownerKind is the system and the kind ("backup.vault") of owners.
+type ownerKind struct {
+	sys  *System
+	name string
+}
+
+// kind returns the shared ownerKind of name.
+func (s *System) kind(name string) *ownerKind {
+	if k, ok := s.kinds.Load(name); ok {
+		return k.(*ownerKind)
+	}
+	k, _ := s.kinds.LoadOrStore(name, &ownerKind{sys: s, name: name})
+	return k.(*ownerKind)
+}
+
+// init makes c a passive cell for o: its actor starts at the first send.
+func (c *cell) init(sys *System, kind string, o Owner) {
+	c.kind, c.owner = sys.kind(kind), o
+	c.sent.Store(cellPassive)
+}
+
+// acquire counts one command to send and returns the live actor to post it
+// to, activating the owner when it is passive; false when it ended.
+func (c *cell) acquire() (*actor.PID, bool) {
+	for {
+		switch n := c.sent.Load(); n {
+		case cellEnded:
+			return nil, false
+		case cellPassive:
+			c.activate()
+		case cellActivating:
+			runtime.Gosched()
+		default:
+			if c.sent.CompareAndSwap(n, n+1) {
+				// Stored before sent left cellPassive, and kept while
+				// this command is counted.
+				return c.pid.Load(), true
+			}
+		}
+	}
+}
+
+// activate starts an actor for a passive owner, unless another sender
+// does first. Spawning posts to a new mailbox and never waits.
+func (c *cell) activate() {
+	if !c.sent.CompareAndSwap(cellPassive, cellActivating) {
+		return
+	}
+	sys := c.kind.sys
+	c.pid.Store(sys.spawn(c.kind.name, c.owner, c))
+	sys.activations.Add(1)
+	c.sent.Store(0)
+}
+
+// received uncounts a command the actor received.
+func (c *cell) received() {
+	for {
+		n := c.sent.Load()
+		if n <= 0 || c.sent.CompareAndSwap(n, n-1) {
+			return
+		}
+	}
+}
+
+// passivate moves a live cell with nothing on its way to passive; self is
+// the actor doing it, which stops next.
+func (c *cell) passivate(self *actor.PID) bool {
+	if !c.sent.CompareAndSwap(0, cellPassive) {
+		return false
+	}
+	c.pid.CompareAndSwap(self, nil)
+	return true
+}
+
+// end marks the owner retired: every later send is answered ErrGone.
+func (c *cell) end() { c.sent.Store(cellEnded) }
+
+// live returns the actor running the owner, without activating it.
+func (c *cell) live() Ref {
+	if c.sent.Load() < 0 {
+		return Ref{}
+	}
+	return Ref{c.pid.Load()}
+}
+
+// drain ends a passive cell at once, or returns the live actor, to be
+// retired; its count is kept so that the actor does not passivate before
+// the retirement reaches it.
+func (c *cell) drain() (Ref, bool) {
+	for {
+		switch n := c.sent.Load(); n {
+		case cellEnded:
+			return Ref{}, false
+		case cellPassive:
+			if c.sent.CompareAndSwap(cellPassive, cellEnded) {
+				return Ref{}, false
+			}
+		case cellActivating:
+			runtime.Gosched()
+		default:
+			if c.sent.CompareAndSwap(n, n+1) {
+				return Ref{c.pid.Load()}, true
+			}
+		}
+	}
+}
+
+// post sends cmd through c and returns the future of its reply.
+func (c *cell) post(s *System, cmd any) (actor.Future, bool) {
+	pid, ok := c.acquire()
+	if !ok {
+		return nil, false
+	}
+	return s.root.RequestFuture(pid, request{cmd: cmd, counted: true}, s.timeout), true
+}
+
+// idleTick asks an actor to check whether it may passivate.
+type idleTick struct{}
+
+// PassivateAfter makes owners in entries passivate once they have served
+// no command for d; 0 (the default) never passivates. Call it before any
+// owner is spawned.
+func (s *System) PassivateAfter(d time.Duration) { s.idle = d }
+
+// Activations reports how many times an owner was started for a command
+// (its first, or after a passivation) and how many times one passivated.
+func (s *System) Activations() (activated, passivated uint64) {
+	return s.activations.Load(), s.passivations.Load()
+}
+
+// clockStart anchors the owners' monotonic idle clocks.
+var clockStart = time.Now()
+
+func monoNow() time.Duration { return time.Since(clockStart) }
+
+// armIdle starts the idle timer of an actor in a cell.
+func (a *ownerActor) armIdle(ctx actor.Context) {
+	if a.c == nil || a.sys.idle <= 0 {
+		return
+	}
+	self, root := ctx.Self(), a.sys.root
+	a.last = monoNow()
+	a.timer = time.AfterFunc(a.sys.idle, func() { root.Send(self, idleTick{}) })
+}
+
+// checkIdle passivates the owner when it has served nothing for the idle
+// time, says it is idle, and has nothing on its way; else it looks again
+// later.
+func (a *ownerActor) checkIdle(ctx actor.Context) {
+	if a.c == nil || a.retired || a.passive || a.timer == nil {
+		return
+	}
+	idle := a.sys.idle
+	if wait := a.last + idle - monoNow(); wait > 0 {
+		a.timer.Reset(wait)
+		return
+	}
+	if i, ok := a.o.(Idler); ok && !a.idleOwner(i) {
+		a.timer.Reset(idle)
+		return
+	}
+	if !a.c.passivate(ctx.Self()) {
+		// Commands on their way: they are activity.
+		a.timer.Reset(idle)
+		return
+	}
+	a.passive = true
+	a.sys.passivations.Add(1)
+	a.stopTimer()
+	ctx.Stop(ctx.Self())
+}
+
+// idleOwner asks o whether it is idle; a panic counts as busy.
+func (a *ownerActor) idleOwner(o Idler) (idle bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.sys.log.Error("owner panicked in Idle", "panic", r)
+			idle = false
+		}
+	}()
+	return o.Idle()
+}
+
+func (a *ownerActor) stopTimer() {
+	if a.timer != nil {
+		a.timer.Stop()
+	}
+}
