@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -51,6 +52,7 @@ type System struct {
 	timeout    time.Duration
 	log        *slog.Logger
 	dispatcher *dispatcher
+	stops      stops
 }
 
 // dispatcher runs mailboxes on long-lived goroutines whose stacks have
@@ -158,8 +160,9 @@ type ownerActor struct {
 }
 
 // retireMsg retires an owner: it answers what is queued before it, then
-// answers ErrGone to everything, and stops after the linger.
-type retireMsg struct{}
+// answers ErrGone to everything, and stops after the linger. In a batch,
+// the Stop that retired it ends it (stopMsg) instead of a timer of its own.
+type retireMsg struct{ batch bool }
 
 func (a *ownerActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
@@ -176,10 +179,17 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 			a.retire(ctx)
 		}
 	case retireMsg:
-		a.retire(ctx)
+		if m.batch {
+			a.retired, a.o = true, nil
+		} else {
+			a.retire(ctx)
+		}
 		if ctx.Sender() != nil {
 			ctx.Respond(response{})
 		}
+	case stopMsg:
+		ctx.Respond(response{})
+		ctx.Stop(ctx.Self())
 	default:
 		a.sys.log.Error("owner received an unknown message", "type", fmt.Sprintf("%T", m))
 	}
@@ -192,7 +202,8 @@ func (a *ownerActor) retire(ctx actor.Context) {
 	if a.retired {
 		return
 	}
-	a.retired = true
+	// A retired owner only answers ErrGone: its state can go now.
+	a.retired, a.o = true, nil
 	self, root := ctx.Self(), a.sys.root
 	time.AfterFunc(linger, func() { root.Poison(self) })
 }
@@ -294,19 +305,21 @@ func WaitAll(ps []Pending) error {
 
 // Stop retires every ref and waits until each has answered everything
 // queued before the retirement; from then on none of them runs a command
-// (they answer ErrGone) and each stops after the linger.
+// (they answer ErrGone) and all of them end after the linger. It works a
+// window of owners at a time, with one barrier per window rather than a
+// future per owner, so that retiring 100k owners allocates little.
 func (s *System) Stop(refs []Ref) {
-	futures := make([]actor.Future, 0, len(refs))
+	pids := make([]*actor.PID, 0, len(refs))
 	for _, r := range refs {
 		if r.pid != nil {
-			futures = append(futures, s.root.RequestFuture(r.pid, retireMsg{}, s.timeout))
+			pids = append(pids, r.pid)
 		}
 	}
-	// The owners work through their mailboxes concurrently; waiting on
-	// each in turn takes as long as the slowest.
-	for _, f := range futures {
-		_ = f.Wait()
+	// The owners of a window work through their mailboxes concurrently.
+	for w := range slices.Chunk(pids, stopWindow) {
+		s.answered(w, retireMsg{batch: true})
 	}
+	s.endAfterLinger(pids)
 }
 
 // StopAsync retires ref without waiting.

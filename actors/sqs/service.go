@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -211,8 +212,14 @@ func (s *Service) Detach() {
 		refs = append(refs, d.queues.Drain()...)
 		return true
 	})
-	for _, e := range entries {
-		actors.Tell(s.sys, e, closeQueue)
+	// A window at a time: a burst of messages to every queue would start
+	// a goroutine per queue (see actors.Stop).
+	for w := range slices.Chunk(entries, 256) {
+		ps := make([]actors.Pending, 0, len(w))
+		for _, e := range w {
+			ps = append(ps, actors.Tell(s.sys, e, closeQueue))
+		}
+		_ = actors.WaitAll(ps)
 	}
 	s.sys.Stop(refs)
 }

@@ -72,7 +72,8 @@ const usage = `usage:
   benchrun overload -emulator BIN [-conns 64] [-duration 10s] [-rate 2000] [-burst 1000] [-runs 3]
   benchrun sqs-longpoll [-emulator BIN] [-moto BIN] [-samples 1000] [-limit 1m] [-park 10ms]
   benchrun sqs-memory [-emulator BIN] [-moto BIN] [-messages 100000] [-moto-messages 2000] [-size 256]
-  benchrun openapi-import [-emulator BIN] [-moto BIN] [-paths 200] [-imports 10]`
+  benchrun openapi-import [-emulator BIN] [-moto BIN] [-paths 200] [-imports 10]
+  benchrun reset-cycle -emulator BIN [-rounds 20] [-resources 50000] [-kinds restapi,vault,queue] [-conns 32]`
 
 func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -93,6 +94,8 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 		return a.sqsMemory(ctx, args[1:])
 	case "openapi-import":
 		return a.openAPIImport(ctx, args[1:])
+	case "reset-cycle":
+		return a.resetCycle(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(os.Stderr, usage)
 		return flag.ErrHelp
