@@ -29,7 +29,7 @@ type stops struct {
 	ended   atomic.Int64
 }
 
-// stopMsg ends a retired owner once it has answered it.
+// stopMsg ends a retired owner, which answers once it has ended.
 type stopMsg struct{}
 
 // barrier is a process that counts the answers to a window of messages

@@ -157,6 +157,7 @@ type ownerActor struct {
 	o       Owner
 	sys     *System
 	retired bool
+	endTo   *actor.PID // told once the owner has ended (stopMsg)
 }
 
 // retireMsg retires an owner: it answers what is queued before it, then
@@ -166,7 +167,13 @@ type retireMsg struct{ batch bool }
 
 func (a *ownerActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+	case *actor.Stopped:
+		// Out of the registry by now: what is sent to it from here on
+		// reaches the dead letter, which answers.
+		if a.endTo != nil {
+			ctx.Send(a.endTo, response{})
+		}
+	case *actor.Started, *actor.Stopping, *actor.Restarting:
 		return
 	case request:
 		if a.retired {
@@ -188,7 +195,7 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 			ctx.Respond(response{})
 		}
 	case stopMsg:
-		ctx.Respond(response{})
+		a.endTo = ctx.Sender()
 		ctx.Stop(ctx.Self())
 	default:
 		a.sys.log.Error("owner received an unknown message", "type", fmt.Sprintf("%T", m))
