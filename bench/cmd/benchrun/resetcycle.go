@@ -191,7 +191,7 @@ func (a *app) resetCycle(ctx context.Context, args []string) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		if round.HeapAfter, err = settledHeapBy(ctx, addr, f.settle); err != nil {
+		if round.HeapAfter, err = heapAfterReset(ctx, addr, freshHeap+uint64(f.slack), f.settle); err != nil {
 			return fmt.Errorf("benchrun: reset-cycle round %d: %w", r+1, err)
 		}
 		if round.RSSAfter, err = bench.ProcRSS(c.pid()); err != nil {
@@ -201,6 +201,32 @@ func (a *app) resetCycle(ctx context.Context, args []string) error {
 		rounds = append(rounds, round)
 	}
 	return writeResetCycle(a.stdout, freshHeap, freshRSS, f.slack, rounds)
+}
+
+// heapAfterReset is the live heap after a reset, once its background work
+// (retired owners end after a second, then what they leave is compacted
+// and collected) is done: settled readings, repeated while they exceed
+// bound and limit allows, the least of them. A retention stays above the
+// bound for good; background work that was late does not.
+func heapAfterReset(ctx context.Context, addr string, bound uint64, limit time.Duration) (uint64, error) {
+	deadline := time.Now().Add(limit)
+	least, err := settledHeapBy(ctx, addr, limit)
+	if err != nil {
+		return 0, err
+	}
+	for least > bound && time.Until(deadline) > 5*time.Second {
+		select {
+		case <-time.After(500 * time.Millisecond):
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+		h, err := settledHeapBy(ctx, addr, time.Until(deadline))
+		if err != nil {
+			break // the readings so far stand
+		}
+		least = min(least, h)
+	}
+	return least, nil
 }
 
 // createResources creates n resources, the kinds in turn, over conns
@@ -315,7 +341,7 @@ func writeResetCycle(w io.Writer, freshHeap uint64, freshRSS int64, slack int64,
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "# heap = the emulator's live heap (heapAllocBytes of /_emulator/debug/health, least after 3 garbage collections, from -after past the reset's answer); rss = resident memory (VmRSS); reset = POST /_emulator/reset as the client saw it")
+	fmt.Fprintln(w, "# heap = the emulator's live heap (heapAllocBytes of /_emulator/debug/health, least after 3 garbage collections, from -after past the reset's answer, read again for up to -settle while over the bound); rss = resident memory (VmRSS); reset = POST /_emulator/reset as the client saw it")
 	if worst > slack {
 		fmt.Fprintf(w, "FAIL: the live heap after round %d's reset is %.2f MiB over fresh (allowed %.2f MiB)\n", worstRound, mib(worst), mib(slack))
 		return fmt.Errorf("benchrun: reset-cycle: live heap after round %d's reset is %.2f MiB over fresh (allowed %.2f MiB)", worstRound, mib(worst), mib(slack))
