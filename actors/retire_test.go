@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors"
+	"github.com/cloudemu/emulator/awswire"
 )
 
 // TestStopManyEnds retires thousands of owners in one Stop: every one
@@ -78,5 +79,29 @@ func BenchmarkStop100k(b *testing.B) {
 		<-done
 		s.Compact()
 		b.StartTimer()
+	}
+}
+
+func TestScopesDrain(t *testing.T) {
+	sc := actors.NewScopes(func() *perScope { return &perScope{vaults: actors.NewDirectory[vault]()} })
+	a := awswire.Scope{Account: "111111111111", Region: "us-east-1"}
+	b := awswire.Scope{Account: "222222222222", Region: "eu-west-1"}
+	old := sc.Get(a)
+	sc.Get(b)
+	seen := map[awswire.Scope]bool{}
+	sc.Drain(func(s awswire.Scope, _ *perScope) bool {
+		seen[s] = true
+		return true
+	})
+	if len(seen) != 2 || !seen[a] || !seen[b] {
+		t.Errorf("Drain passed %v, want both scopes", seen)
+	}
+	for _, s := range []awswire.Scope{a, b} {
+		if _, ok := sc.Lookup(s); ok {
+			t.Errorf("scope %v still there after Drain", s)
+		}
+	}
+	if sc.Get(a) == old {
+		t.Error("Get after Drain returned the drained value, want a fresh one")
 	}
 }

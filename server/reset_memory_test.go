@@ -24,6 +24,7 @@ type resetResource struct {
 	path         func(i int) string
 	body         func(i int) string
 	header       map[string]string
+	account      bool // in an account of its own (access key i as 12 digits)
 	want         int
 }
 
@@ -39,6 +40,8 @@ var resetResources = []resetResource{
 	{name: "topic", method: "POST", path: fixed("/"), body: named(`Action=CreateTopic&Version=2010-03-31&Name=t%d`), want: 200, header: map[string]string{
 		"Content-Type":  "application/x-www-form-urlencoded",
 		"Authorization": "AWS4-HMAC-SHA256 Credential=test/20250101/us-east-1/sns/aws4_request, SignedHeaders=host, Signature=00"}},
+	// Every account and region holds directories of its own.
+	{name: "account", method: "POST", path: fixed("/restapis"), body: named(`{"name":"a%d"}`), account: true, want: 201},
 	// A short message lands in the inbox.
 	{name: "sms", method: "POST", path: fixed("/"), body: named(`Action=Publish&Version=2010-03-31&PhoneNumber=%%2B1555%07d&Message=reset`), want: 200, header: map[string]string{
 		"Content-Type":  "application/x-www-form-urlencoded",
@@ -74,6 +77,9 @@ func createAll(t testing.TB, url string, n, conns int) {
 				}
 				for k, v := range r.header {
 					req.Header.Set(k, v)
+				}
+				if r.account {
+					req.Header.Set("Authorization", fmt.Sprintf("AWS4-HMAC-SHA256 Credential=%012d/20250101/us-east-1/apigateway/aws4_request, SignedHeaders=host, Signature=00", 100000+i))
 				}
 				resp, err := client.Do(req)
 				if err != nil {

@@ -203,7 +203,7 @@ func (s *Service) StoreService() string { return storeService }
 func (s *Service) Detach() {
 	var refs []actors.Ref
 	var entries []*actors.Entry[Queue]
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		for _, q := range d.queues.Snapshots(nil) {
 			if e, ok := d.queues.Lookup(q.Name); ok {
 				entries = append(entries, e)
