@@ -196,6 +196,18 @@ func (s *Scopes[T]) Lookup(sc awswire.Scope) (*T, bool) { return s.m.Load(sc) }
 // Range calls f for every scope until f returns false.
 func (s *Scopes[T]) Range(f func(awswire.Scope, *T) bool) { s.m.Range(f) }
 
+// Drain is Range for a reset: it also forgets every scope it passes to f,
+// so that scopes used once (a test suite with an account per test) do not
+// keep their directories for good; the next use of a scope builds a fresh
+// value. A request that got a scope's value just before works on a value
+// nobody lists any more, as if it had come before the reset.
+func (s *Scopes[T]) Drain(f func(awswire.Scope, *T) bool) {
+	s.m.Range(func(sc awswire.Scope, v *T) bool {
+		s.m.Delete(sc)
+		return f(sc, v)
+	})
+}
+
 // Memo caches one encoding of an immutable snapshot, so that a read served
 // many times is encoded once. Two readers may race to fill it; both encode
 // the same bytes, so either wins.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,6 +61,7 @@ type System struct {
 	// and owners passivated.
 	activations, passivations atomic.Uint64
 	kinds                     sync.Map // kind name → *ownerKind
+	stops                     stops
 }
 
 // dispatcher runs mailboxes on long-lived goroutines whose stacks have
@@ -175,11 +177,13 @@ type ownerActor struct {
 	passive bool
 	last    time.Duration // monoNow when it last received a command
 	timer   *time.Timer
+	endTo   *actor.PID // told once the owner has ended (stopMsg)
 }
 
 // retireMsg retires an owner: it answers what is queued before it, then
-// answers ErrGone to everything, and stops after the linger.
-type retireMsg struct{}
+// answers ErrGone to everything, and stops after the linger. In a batch,
+// the Stop that retired it ends it (stopMsg) instead of a timer of its own.
+type retireMsg struct{ batch bool }
 
 func (a *ownerActor) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
@@ -187,7 +191,13 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 		a.armIdle(ctx)
 	case *actor.Stopping:
 		a.stopTimer()
-	case *actor.Stopped, *actor.Restarting:
+	case *actor.Stopped:
+		// Out of the registry by now: what is sent to it from here on
+		// reaches the dead letter, which answers.
+		if a.endTo != nil {
+			ctx.Send(a.endTo, response{})
+		}
+	case *actor.Restarting:
 		return
 	case idleTick:
 		a.checkIdle(ctx)
@@ -213,12 +223,19 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 	case retireMsg:
 		// A passivated actor's cell may already run a new actor: a late
 		// retirement of this one is not the owner's.
-		if !a.passive {
+		switch {
+		case a.passive:
+		case m.batch:
+			a.markRetired() // Stop ends it after the linger
+		default:
 			a.retire(ctx)
 		}
 		if ctx.Sender() != nil {
 			ctx.Respond(response{})
 		}
+	case stopMsg:
+		a.endTo = ctx.Sender()
+		ctx.Stop(ctx.Self())
 	default:
 		a.sys.log.Error("owner received an unknown message", "type", fmt.Sprintf("%T", m))
 	}
@@ -231,13 +248,19 @@ func (a *ownerActor) retire(ctx actor.Context) {
 	if a.retired {
 		return
 	}
-	a.retired = true
+	a.markRetired()
+	self, root := ctx.Self(), a.sys.root
+	time.AfterFunc(linger, func() { root.Poison(self) })
+}
+
+// markRetired makes the owner answer ErrGone from now on and drops its
+// state, which nothing reads any more, and its idle timer.
+func (a *ownerActor) markRetired() {
+	a.retired, a.o = true, nil
 	if a.c != nil {
 		a.c.end()
 	}
 	a.stopTimer()
-	self, root := ctx.Self(), a.sys.root
-	time.AfterFunc(linger, func() { root.Poison(self) })
 }
 
 // handle runs one command, turning a panic into ErrPanic so that the owner
@@ -360,19 +383,21 @@ func WaitAll(ps []Pending) error {
 
 // Stop retires every ref and waits until each has answered everything
 // queued before the retirement; from then on none of them runs a command
-// (they answer ErrGone) and each stops after the linger.
+// (they answer ErrGone) and all of them end after the linger. It works a
+// window of owners at a time, with one barrier per window rather than a
+// future per owner, so that retiring 100k owners allocates little.
 func (s *System) Stop(refs []Ref) {
-	futures := make([]actor.Future, 0, len(refs))
+	pids := make([]*actor.PID, 0, len(refs))
 	for _, r := range refs {
 		if r.pid != nil {
-			futures = append(futures, s.root.RequestFuture(r.pid, retireMsg{}, s.timeout))
+			pids = append(pids, r.pid)
 		}
 	}
-	// The owners work through their mailboxes concurrently; waiting on
-	// each in turn takes as long as the slowest.
-	for _, f := range futures {
-		_ = f.Wait()
+	// The owners of a window work through their mailboxes concurrently.
+	for w := range slices.Chunk(pids, stopWindow) {
+		s.answered(w, retireMsg{batch: true})
 	}
+	s.endAfterLinger(pids)
 }
 
 // StopAsync retires ref without waiting.

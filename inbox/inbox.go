@@ -132,7 +132,8 @@ type Inbox struct {
 	entries []*Entry // oldest first; entries[head:] are live
 	head    int
 	limit   int
-	bytes   int // what the live entries hold
+	bytes   int    // what the live entries hold
+	epoch   uint64 // how many resets so far
 }
 
 // New returns an inbox keeping at most limit entries (DefaultLimit when
@@ -149,6 +150,31 @@ func New(limit int) *Inbox {
 func (b *Inbox) Add(e Entry) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.add(e)
+}
+
+// Epoch names the inbox's contents since the last reset. A capture that
+// checks state before it adds (SES's verified sender) reads it first and
+// adds with AddSince, so that a reset in between drops the entry rather
+// than let it outlive the state it was checked against.
+func (b *Inbox) Epoch() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.epoch
+}
+
+// AddSince adds e if no reset came since epoch, and reports whether it did.
+func (b *Inbox) AddSince(epoch uint64, e Entry) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.epoch != epoch {
+		return false
+	}
+	b.add(e)
+	return true
+}
+
+func (b *Inbox) add(e Entry) {
 	b.entries = append(b.entries, &e)
 	b.bytes += e.size()
 	for n := len(b.entries) - b.head; n > 1 && (n > b.limit || b.bytes > MaxBytes); n-- {
@@ -217,4 +243,5 @@ func (b *Inbox) Reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.entries, b.head, b.bytes = nil, 0, 0
+	b.epoch++
 }

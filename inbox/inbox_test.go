@@ -82,3 +82,22 @@ func TestPage(t *testing.T) {
 		t.Fatalf("last page %v more=%v", ids(page), more)
 	}
 }
+
+func TestAddSinceDropsAcrossReset(t *testing.T) {
+	b := New(10)
+	before := b.Epoch()
+	if !b.AddSince(before, Entry{ID: "a", Kind: Email}) {
+		t.Fatal("AddSince in the same epoch dropped the entry")
+	}
+	b.Reset()
+	// A capture that checked its state before the reset.
+	if b.AddSince(before, Entry{ID: "b", Kind: Email}) {
+		t.Error("AddSince across a reset added the entry")
+	}
+	if !b.AddSince(b.Epoch(), Entry{ID: "c", Kind: Email}) {
+		t.Error("AddSince in the new epoch dropped the entry")
+	}
+	if got := b.List(Filter{}); len(got) != 1 || got[0].ID != "c" {
+		t.Errorf("entries %v, want only c", got)
+	}
+}

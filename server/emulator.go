@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime/debug"
+	rtmetrics "runtime/metrics"
 	"sync"
 	"time"
 
@@ -45,6 +47,7 @@ type Emulator struct {
 
 	shutdownOnce sync.Once
 	shutdownErr  error
+	releasing    sync.Mutex // held while a reset's memory goes back to the OS
 }
 
 // Option adds something main owns to an Emulator.
@@ -320,7 +323,10 @@ func (e *Emulator) detach() {
 func (e *Emulator) Inbox() *inbox.Inbox { return e.inbox }
 
 // Reset wipes every resource of every service, the persistent store too.
+// Once the retired owners have ended, a large reset hands its memory back
+// to the operating system (see release).
 func (e *Emulator) Reset() error {
+	heap := heapObjects()
 	e.closeSockets()
 	e.detach()
 	e.metrics.Reset()
@@ -328,8 +334,46 @@ func (e *Emulator) Reset() error {
 	if err := e.store.Wipe(); err != nil {
 		return fmt.Errorf("emulator: reset: %w", err)
 	}
+	e.sys.AfterStops(func() { e.release(heap) })
 	e.log.Info("state reset")
 	return nil
+}
+
+// releaseAbove is the heap (live and not yet collected) above which a
+// reset hands memory back to the operating system: below it, a forced
+// collection per reset would cost a test suite that resets between cases
+// more than the few megabytes it returns.
+const releaseAbove = 32 << 20
+
+// release runs after a reset's owners have ended, off the request path:
+// it compacts what the actor system keeps of them and, after a large
+// reset, collects and returns the freed memory to the operating system
+// (the runtime would otherwise hold it for minutes). GOMEMLIMIT still
+// bounds the heap in between.
+func (e *Emulator) release(heapBefore uint64) {
+	compacted := e.sys.Compact()
+	if heapBefore < releaseAbove && !compacted {
+		return
+	}
+	// One at a time: a second reset meanwhile is covered by this one.
+	if !e.releasing.TryLock() {
+		return
+	}
+	defer e.releasing.Unlock()
+	start := time.Now()
+	debug.FreeOSMemory()
+	e.log.Debug("reset memory released", "heapBefore", heapBefore, "heapAfter", heapObjects(), "took", time.Since(start))
+}
+
+// heapObjects is the heap's objects, live and not yet collected, read
+// without stopping the world.
+func heapObjects() uint64 {
+	s := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() != rtmetrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // closeSockets closes every open WebSocket connection (fasthttp's

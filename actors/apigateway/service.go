@@ -431,7 +431,7 @@ func (s *Service) RestoreDone() error {
 // store afterwards.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.apis.Drain()...)
 		refs = append(refs, d.keys.Drain()...)
 		refs = append(refs, d.plans.Drain()...)

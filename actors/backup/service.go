@@ -174,7 +174,7 @@ func (s *Service) StoreService() string { return storeService }
 // stopped. The caller wipes the store afterwards.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.vaults.Drain()...)
 		refs = append(refs, d.plans.Drain()...)
 		refs = append(refs, d.points.Drain()...)

@@ -188,7 +188,7 @@ func (s *Service) Detach() {
 	s.life, s.cancel = context.WithCancel(context.Background())
 	s.mu.Unlock()
 	var refs []actors.Ref
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.functions.Drain()...)
 		refs = append(refs, d.codes.Drain()...)
 		return true

@@ -98,6 +98,11 @@ func tagChars(s, extra string) bool {
 // whose data lacks a variable is accepted but not delivered (AWS's
 // rendering failure): it is counted and logged, not captured.
 func (s *Service) Send(sc awswire.Scope, a API, m Message) (string, error) {
+	// Before the sender's check: a reset after it drops the mail.
+	var epoch uint64
+	if s.opts.Inbox != nil {
+		epoch = s.opts.Inbox.Epoch()
+	}
 	if err := checkMessageTags(a, m.Tags); err != nil {
 		return "", err
 	}
@@ -211,7 +216,7 @@ func (s *Service) Send(sc awswire.Scope, a API, m Message) (string, error) {
 		return e.ID, nil
 	}
 	if s.opts.Inbox != nil {
-		s.opts.Inbox.Add(e)
+		s.opts.Inbox.AddSince(epoch, e)
 	}
 	return e.ID, nil
 }

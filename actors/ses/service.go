@@ -224,7 +224,7 @@ func (s *Service) StoreService() string { return storeService }
 // counters. The caller wipes the store afterwards.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.identities.Drain()...)
 		refs = append(refs, d.templates.Drain()...)
 		d.sent.reset()

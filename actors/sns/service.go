@@ -374,7 +374,7 @@ func spawnRestored[S any](s *Service, kind string, dir *actors.Directory[S], st 
 // asynchronous deliveries queued or in flight.
 func (s *Service) Detach() {
 	var refs []actors.Ref
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		refs = append(refs, d.topics.Drain()...)
 		refs = append(refs, d.apps.Drain()...)
 		d.sms.Store(nil)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -210,7 +211,7 @@ func (s *Service) StoreService() string { return storeService }
 func (s *Service) Detach() {
 	var refs []actors.Ref
 	var entries []*actors.Entry[Queue]
-	s.scopes.Range(func(_ awswire.Scope, d *dirs) bool {
+	s.scopes.Drain(func(_ awswire.Scope, d *dirs) bool {
 		for _, q := range d.queues.Snapshots(nil) {
 			if e, ok := d.queues.Lookup(q.Name); ok {
 				entries = append(entries, e)
@@ -219,8 +220,14 @@ func (s *Service) Detach() {
 		refs = append(refs, d.queues.Drain()...)
 		return true
 	})
-	for _, e := range entries {
-		actors.Tell(s.sys, e, closeQueue)
+	// A window at a time: a burst of messages to every queue would start
+	// a goroutine per queue (see actors.Stop).
+	for w := range slices.Chunk(entries, 256) {
+		ps := make([]actors.Pending, 0, len(w))
+		for _, e := range w {
+			ps = append(ps, actors.Tell(s.sys, e, closeQueue))
+		}
+		_ = actors.WaitAll(ps)
 	}
 	s.sys.Stop(refs)
 }

@@ -75,7 +75,8 @@ const usage = `usage:
   benchrun openapi-import [-emulator BIN] [-moto BIN] [-paths 200] [-imports 10]
   benchrun crash -emulator BIN [-trials 20] [-writers 32] [-writes-before-kill 1500]
   benchrun soak -emulator BIN [-duration 10m] [-rate auto|N] [-conns 32] [-sample 10s] [-out DIR] [-reset-every 30s] [-faults name=share,...] [-function auto|none]
-  benchrun footprint -emulator BIN [-count 100000] [-kinds restapi,vault,queue] [-modes passive,live] [-idle 2s]`
+  benchrun footprint -emulator BIN [-count 100000] [-kinds restapi,vault,queue] [-modes passive,live] [-idle 2s]
+  benchrun reset-cycle -emulator BIN [-rounds 20] [-resources 50000] [-kinds restapi,vault,queue] [-conns 32]`
 
 func (a *app) dispatch(ctx context.Context, args []string) error {
 	if len(args) == 0 {
@@ -102,6 +103,8 @@ func (a *app) dispatch(ctx context.Context, args []string) error {
 		return a.soak(ctx, args[1:])
 	case "footprint":
 		return a.footprint(ctx, args[1:])
+	case "reset-cycle":
+		return a.resetCycle(ctx, args[1:])
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(os.Stderr, usage)
 		return flag.ErrHelp
