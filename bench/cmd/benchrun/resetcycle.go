@@ -162,7 +162,7 @@ func (a *app) resetCycle(ctx context.Context, args []string) error {
 	}
 	// Let start-up work finish before the first reading.
 	time.Sleep(time.Second)
-	freshHeap, err := settledHeapBy(ctx, addr, f.settle)
+	freshHeap, err := settledHealthHeap(ctx, addr, f.settle)
 	if err != nil {
 		return fmt.Errorf("benchrun: reset-cycle: fresh heap: %w", err)
 	}
@@ -210,7 +210,7 @@ func (a *app) resetCycle(ctx context.Context, args []string) error {
 // bound for good; background work that was late does not.
 func heapAfterReset(ctx context.Context, addr string, bound uint64, limit time.Duration) (uint64, error) {
 	deadline := time.Now().Add(limit)
-	least, err := settledHeapBy(ctx, addr, limit)
+	least, err := settledHealthHeap(ctx, addr, limit)
 	if err != nil {
 		return 0, err
 	}
@@ -220,7 +220,7 @@ func heapAfterReset(ctx context.Context, addr string, bound uint64, limit time.D
 		case <-ctx.Done():
 			return 0, ctx.Err()
 		}
-		h, err := settledHeapBy(ctx, addr, time.Until(deadline))
+		h, err := settledHealthHeap(ctx, addr, time.Until(deadline))
 		if err != nil {
 			break // the readings so far stand
 		}
@@ -270,58 +270,6 @@ func createResources(ctx context.Context, addr string, kinds []resetKind, round,
 		return int(created.Load()), *err
 	}
 	return int(created.Load()), ctx.Err()
-}
-
-// settledHeapBy is settledHeap for an emulator that may hold nothing: the
-// garbage that brings on collections comes from health checks, which keep
-// nothing.
-func settledHeapBy(ctx context.Context, addr string, limit time.Duration) (uint64, error) {
-	hc := &fasthttp.HostClient{Addr: addr, MaxConns: 1, ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second}
-	defer hc.CloseIdleConnections()
-	first, err := readDebugMemory(hc, addr)
-	if err != nil {
-		return 0, err
-	}
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer stop.Store(true)
-	for range 2 {
-		wg.Go(func() {
-			gc := &fasthttp.HostClient{Addr: addr, MaxConns: 1, ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second}
-			defer gc.CloseIdleConnections()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			for !stop.Load() && ctx.Err() == nil {
-				req.Reset()
-				req.Header.SetMethod("GET")
-				req.SetRequestURI("http://" + addr + "/_emulator/health")
-				if err := gc.Do(req, resp); err != nil {
-					return
-				}
-			}
-		})
-	}
-	least := ^uint64(0)
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		m, err := readDebugMemory(hc, addr)
-		if err != nil {
-			return 0, err
-		}
-		if m.NumGC > first.NumGC {
-			least = min(least, m.HeapAlloc)
-		}
-		if m.NumGC >= first.NumGC+settledGCs {
-			return least, nil
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	return 0, fmt.Errorf("no %d garbage collections within %s", settledGCs, limit)
 }
 
 func writeResetCycle(w io.Writer, freshHeap uint64, freshRSS int64, slack int64, rounds []resetRound) error {

@@ -221,11 +221,33 @@ const settledGCs = 3
 
 // settledHeap returns the emulator's live heap, near enough: the emulator
 // has no endpoint that collects garbage, so this makes some (read-only
-// GetQueueAttributes calls, which keep nothing) until settledGCs
-// collections have run, polling the debug health all along, and returns
-// the smallest heap seen after the first one: the live heap plus what was
-// allocated between a collection and the next poll.
+// GetQueueAttributes calls of queueURL, which keep nothing) until
+// settledGCs collections have run, polling the debug health all along,
+// and returns the smallest heap seen after the first one: the live heap
+// plus what was allocated between a collection and the next poll.
 func settledHeap(ctx context.Context, addr, queueURL string, limit time.Duration) (uint64, error) {
+	body := `{"AttributeNames":["All"],"QueueUrl":` + jsonString(queueURL) + `}`
+	return settledHeapWith(ctx, addr, limit, func(*fasthttp.HostClient, *fasthttp.Request, *fasthttp.Response) error {
+		return sqsCall(addr, "GetQueueAttributes", body, nil)
+	})
+}
+
+// settledHealthHeap is settledHeap for an emulator that may hold nothing:
+// the garbage comes from health checks.
+func settledHealthHeap(ctx context.Context, addr string, limit time.Duration) (uint64, error) {
+	return settledHeapWith(ctx, addr, limit, func(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) error {
+		req.Reset()
+		req.Header.SetMethod("GET")
+		req.SetRequestURI("http://" + addr + "/_emulator/health")
+		return hc.Do(req, resp)
+	})
+}
+
+// settledHeapWith runs load on two connections until settledGCs
+// collections have run (or limit passes) and returns the least heap seen
+// after the first.
+func settledHeapWith(ctx context.Context, addr string, limit time.Duration,
+	load func(*fasthttp.HostClient, *fasthttp.Request, *fasthttp.Response) error) (uint64, error) {
 	hc := &fasthttp.HostClient{Addr: addr, MaxConns: 1, ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second}
 	defer hc.CloseIdleConnections()
 	first, err := readDebugMemory(hc, addr)
@@ -236,11 +258,15 @@ func settledHeap(ctx context.Context, addr, queueURL string, limit time.Duration
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer stop.Store(true)
-	body := `{"AttributeNames":["All"],"QueueUrl":` + jsonString(queueURL) + `}`
 	for range 2 {
 		wg.Go(func() {
+			gc := &fasthttp.HostClient{Addr: addr, MaxConns: 1, ReadTimeout: 5 * time.Second, WriteTimeout: 5 * time.Second}
+			defer gc.CloseIdleConnections()
+			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+			defer fasthttp.ReleaseRequest(req)
+			defer fasthttp.ReleaseResponse(resp)
 			for !stop.Load() && ctx.Err() == nil {
-				if err := sqsCall(addr, "GetQueueAttributes", body, nil); err != nil {
+				if err := load(gc, req, resp); err != nil {
 					return
 				}
 			}
