@@ -62,6 +62,7 @@ type System struct {
 	activations, passivations atomic.Uint64
 	kinds                     sync.Map // kind name → *ownerKind
 	stops                     stops
+	slots                     replySlots
 }
 
 // dispatcher runs mailboxes on long-lived goroutines whose stacks have
@@ -122,7 +123,7 @@ func NewSystem(log *slog.Logger, askTimeout time.Duration) *System {
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return plog }),
 		actor.WithDeadLetterRequestLogging(false),
 	)
-	return &System{sys: as, root: as.Root, timeout: askTimeout, log: alog, dispatcher: newDispatcher()}
+	return &System{sys: as, root: as.Root, timeout: askTimeout, log: alog, dispatcher: newDispatcher(), slots: newReplySlots()}
 }
 
 // demoted logs records below warn at debug level.
@@ -288,34 +289,24 @@ func (s *System) spawn(kind string, o Owner, c *cell) *actor.PID {
 
 // Ask sends cmd to ref and waits at most the Ask timeout for its reply.
 func Ask[R any](s *System, ref Ref, cmd any) (R, error) {
-	return answer[R](s.root.RequestFuture(ref.pid, request{cmd: cmd}, s.timeout))
+	return answer[R](s.ask(ref.pid, request{cmd: cmd}))
 }
 
 // askCell sends cmd through c (activating its owner) and waits at most the
 // Ask timeout for its reply.
 func askCell[R any](s *System, c *cell, cmd any) (R, error) {
-	f, ok := c.post(s, cmd)
+	pid, ok := c.acquire()
 	if !ok {
 		var zero R
 		return zero, ErrGone
 	}
-	return answer[R](f)
+	return answer[R](s.ask(pid, request{cmd: cmd, counted: true}))
 }
 
-func answer[R any](f actor.Future) (R, error) {
+func answer[R any](r response, err error) (R, error) {
 	var zero R
-	res, err := f.Result()
-	switch {
-	case errors.Is(err, actor.ErrDeadLetter):
-		return zero, ErrGone
-	case errors.Is(err, actor.ErrTimeout):
-		return zero, ErrNoAnswer
-	case err != nil:
-		return zero, fmt.Errorf("actors: ask: %w", err)
-	}
-	r, ok := res.(response)
-	if !ok {
-		return zero, fmt.Errorf("actors: ask: unexpected reply %T", res)
+	if err != nil {
+		return zero, err
 	}
 	if r.err != nil {
 		return zero, r.err
@@ -329,6 +320,8 @@ func answer[R any](f actor.Future) (R, error) {
 	}
 	return v, nil
 }
+
+func unexpectedReply(m any) error { return fmt.Errorf("actors: ask: unexpected reply %T", m) }
 
 // Pending is a command sent with Tell, whose outcome may be waited for.
 type Pending struct {

@@ -24,7 +24,7 @@ func withAskTimeout(d time.Duration) sysOption { return func(c *sysConfig) { c.t
 
 // newTestSystem returns a fresh system with a discarding logger, shut down
 // when the test ends. Tests stop their owners themselves.
-func newTestSystem(t *testing.T, opts ...sysOption) *actors.System {
+func newTestSystem(t testing.TB, opts ...sysOption) *actors.System {
 	t.Helper()
 	c := sysConfig{timeout: 200 * time.Millisecond}
 	for _, o := range opts {
@@ -388,5 +388,18 @@ func TestSpawnDistinctOwners(t *testing.T) {
 	}
 	if (actors.Ref{}).Valid() {
 		t.Error("zero Ref is valid")
+	}
+}
+
+// BenchmarkAsk is one Ask round trip to a live owner: the cost every
+// mutation pays on top of its own work.
+func BenchmarkAsk(b *testing.B) {
+	s := newTestSystem(b)
+	ref := s.Spawn("test.counter", &counter{})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := actors.Ask[int](s, ref, cmdGet{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
