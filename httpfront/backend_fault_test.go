@@ -3,45 +3,14 @@ package httpfront_test
 import (
 	"errors"
 	"net"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/cloudemu/emulator/server/servertest"
 
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/httpfront"
 )
-
-// rawBackend accepts connections on loopback, reads each request and
-// hands the connection to fault.
-func rawBackend(t *testing.T, fault func(net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-				if _, err := c.Read(make([]byte, 16<<10)); err == nil {
-					fault(c)
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
-}
 
 // TestBackendFaults: each way a backend can fail maps to the error the
 // data plane tells apart, within the request's timeout.
@@ -81,7 +50,7 @@ func TestBackendFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var resp execute.BackendResponse
 			start := time.Now()
-			err := b.Do(&execute.BackendRequest{Method: "GET", URL: rawBackend(t, tc.fault), Timeout: 300 * time.Millisecond}, &resp)
+			err := b.Do(&execute.BackendRequest{Method: "GET", URL: servertest.FaultyBackend(t, tc.fault), Timeout: 300 * time.Millisecond}, &resp)
 			if !errors.Is(err, tc.want) {
 				t.Errorf("got %v, want %v", err, tc.want)
 			}

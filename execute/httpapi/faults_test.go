@@ -9,48 +9,17 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/cloudemu/emulator/server/servertest"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2"
 	"github.com/aws/aws-sdk-go-v2/service/apigatewayv2/types"
 	"github.com/golang-jwt/jwt/v5"
 )
-
-// faultyBackend accepts connections on loopback, reads each request and
-// then does what fault says with the connection.
-func faultyBackend(t *testing.T, fault func(net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-				if _, err := c.Read(make([]byte, 16<<10)); err == nil {
-					fault(c)
-				}
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
-}
 
 // TestBackendFaultsAnswered: a backend that resets the connection, answers
 // what is not HTTP or cuts its answer short is an HTTP API's 500 Internal
@@ -64,7 +33,7 @@ func TestBackendFaultsAnswered(t *testing.T) {
 		"/truncated": func(c net.Conn) { _, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort")) },
 	}
 	for path, fault := range faults {
-		f.route("GET "+path, f.proxy(faultyBackend(t, fault), nil), nil)
+		f.route("GET "+path, f.proxy(servertest.FaultyBackend(t, fault), nil), nil)
 	}
 	be := echoBackend(t)
 	f.route("GET /ok", f.proxy(be.URL, nil), nil)

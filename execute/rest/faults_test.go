@@ -4,7 +4,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,40 +15,6 @@ import (
 	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/server/servertest"
 )
-
-// faultyBackend accepts connections on loopback and answers each request
-// with fault: it reads the request, then does what the fault says.
-func faultyBackend(t *testing.T, fault func(net.Conn)) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { _ = ln.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				buf := make([]byte, 16<<10)
-				_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-				if _, err := c.Read(buf); err != nil {
-					return
-				}
-				fault(c)
-			}()
-		}
-	}()
-	return "http://" + ln.Addr().String() + "/"
-}
 
 // The faults a backend can commit.
 var (
@@ -82,7 +47,7 @@ func TestBackendFaults(t *testing.T) {
 		rid := f.resource(c.path)
 		f.method(rid, "GET", nil)
 		f.integration(rid, "GET", &apigateway.PutIntegrationInput{Type: types.IntegrationTypeHttpProxy,
-			IntegrationHttpMethod: aws.String("GET"), Uri: aws.String(faultyBackend(t, c.fault)),
+			IntegrationHttpMethod: aws.String("GET"), Uri: aws.String(servertest.FaultyBackend(t, c.fault)),
 			TimeoutInMillis: aws.Int32(200)})
 	}
 	f.mock("/ok", "GET", `{"ok": true}`)
