@@ -130,7 +130,10 @@ ok "$PY_ARN"
 STEP="get-function, list-functions"
 lam get-function --function-name e2e-py
 check "the configuration" "d['Configuration']['CodeSha256'] == '$PY1_SHA' and d['Configuration']['State'] == 'Active'"
-check "the code" 'd["Code"]["RepositoryType"] == "S3"'
+check "the code" 'd["Code"]["RepositoryType"] == "S3" and "X-Amz-Signature=" in d["Code"]["Location"]'
+LOCATION=$(q 'd["Code"]["Location"]')
+curl -fsS -o "$WORK/downloaded.zip" "$LOCATION" || fail "Code.Location downloads" "curl failed on $LOCATION"
+cmp -s "$WORK/downloaded.zip" "$WORK/py1.zip" || fail "Code.Location gives the zip created" "another file"
 lam list-functions
 check "e2e-py listed" "[f['FunctionName'] for f in d['Functions']] == ['e2e-py'] and d['Functions'][0]['CodeSha256'] == '$PY1_SHA'"
 ok

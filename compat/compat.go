@@ -87,6 +87,10 @@ type Deps struct {
 	// at most limit after the message with id after (nil: no queue
 	// exists).
 	PeekQueue func(sc awswire.Scope, name, after string, limit int) (PeekedQueue, bool)
+	// FunctionCode serves the zip a GetFunction Code.Location names,
+	// given the URL's path members and its X-Amz-Date and
+	// X-Amz-Signature (nil: no function code is served).
+	FunctionCode func(account, region, hash, date, signature string) ([]byte, error)
 }
 
 // Route is one endpoint.
@@ -111,6 +115,7 @@ func Routes(d Deps) []Route {
 	}
 	rs = append(rs, h.metricsRoutes()...)
 	rs = append(rs, h.runtimesRoutes()...)
+	rs = append(rs, Route{http.MethodGet, pathFunctionCode + "{account}/{region}/{hash}", h.functionCode})
 	rs = append(rs, h.inboxRoutes()...)
 	rs = append(rs, Route{http.MethodGet, pathPeek, h.peekOwn})
 	rs = append(rs, h.peekAliasRoutes()...)

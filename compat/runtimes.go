@@ -3,6 +3,7 @@ package compat
 import (
 	"net/http"
 
+	"github.com/cloudemu/emulator/awswire"
 	"github.com/cloudemu/emulator/httpfront/restjson"
 )
 
@@ -45,4 +46,26 @@ func (h *endpoints) runtimes(c *restjson.Call) error {
 		}
 	}
 	return c.JSON(http.StatusOK, doc)
+}
+
+// pathFunctionCode is where GetFunction's Code.Location points: the
+// Lambda service signs those URLs and checks them.
+const pathFunctionCode = "/_emulator/lambda/code/"
+
+// functionCode serves a function's zip, as the presigned S3 URL of AWS's
+// Code.Location does.
+func (h *endpoints) functionCode(c *restjson.Call) error {
+	if h.d.FunctionCode == nil {
+		return awswire.New(awswire.ServiceNone, awswire.CodeUnknownOperation, "No function code is served here.")
+	}
+	label := func(name string) string { v, _ := c.Ctx.UserValue(name).(string); return v }
+	zip, err := h.d.FunctionCode(label("account"), label("region"), label("hash"),
+		query(c, "X-Amz-Date"), query(c, "X-Amz-Signature"))
+	if err != nil {
+		return err
+	}
+	c.Ctx.SetStatusCode(http.StatusOK)
+	c.Ctx.SetContentType("application/zip")
+	c.Ctx.SetBody(zip)
+	return nil
 }

@@ -96,9 +96,13 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	}
 
 	var peek func(awswire.Scope, string, string, int) (compat.PeekedQueue, bool)
+	var download func(account, region, hash, date, signature string) ([]byte, error)
 	for _, s := range e.services {
 		if s.PeekQueue != nil {
 			peek = s.PeekQueue
+		}
+		if s.DownloadCode != nil {
+			download = s.DownloadCode
 		}
 	}
 	deps := compat.Deps{
@@ -116,6 +120,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		Runtimes:     e.runtimes,
 		Inbox:        e.inbox,
 		PeekQueue:    peek,
+		FunctionCode: download,
 	}
 	var extra []httpfront.ExtraRoute
 	for _, r := range compat.Routes(deps) {

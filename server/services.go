@@ -59,6 +59,9 @@ type Service struct {
 	// them, for /_emulator/sqs/messages, GET /{account}/{queue} and their
 	// compatibility paths.
 	PeekQueue func(sc awswire.Scope, name, after string, limit int) (compat.PeekedQueue, bool)
+	// DownloadCode, when set, serves the function code a GetFunction
+	// Code.Location names.
+	DownloadCode func(account, region, hash, date, signature string) ([]byte, error)
 	// Partial names the supported operations that are only partly
 	// emulated (the README says how).
 	Partial []string
@@ -255,7 +258,8 @@ func lambdaService(env Env) Service {
 	}
 	return Service{Name: "lambda", Wire: awswire.Lambda, Owners: svc,
 		Handlers: lambdahttp.Handlers(svc), Partial: lambdahttp.Partial, Listening: rt.listening,
-		Runtimes: func() []functions.RuntimeInfo { return rt.runtime().Runtimes() }, Close: rt.close}
+		DownloadCode: svc.DownloadCode,
+		Runtimes:     func() []functions.RuntimeInfo { return rt.runtime().Runtimes() }, Close: rt.close}
 }
 
 // functionsDir is where the functions runtime unpacks code, once per

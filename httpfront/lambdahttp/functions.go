@@ -177,6 +177,7 @@ func (h *handlers) createFunction(c *restjson.Call) error {
 
 type codeLocation struct {
 	RepositoryType string `json:"RepositoryType"`
+	Location       string `json:"Location,omitempty"`
 }
 
 type getFunctionView struct {
@@ -195,7 +196,8 @@ func (h *handlers) getFunction(c *restjson.Call) error {
 	if err != nil {
 		return err
 	}
-	out := getFunctionView{Configuration: viewConfig(s, false), Code: codeLocation{RepositoryType: "S3"}, Tags: s.Function.Tags}
+	out := getFunctionView{Configuration: viewConfig(s, false), Code: codeLocation{RepositoryType: "S3",
+		Location: h.svc.CodeLocation(c.Scope, s.Config.CodeHash, string(c.Ctx.Host()))}, Tags: s.Function.Tags}
 	if n := s.Function.ReservedConcurrency; n != nil {
 		out.Concurrency = &concurrencyView{n}
 	}

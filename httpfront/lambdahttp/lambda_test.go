@@ -148,6 +148,16 @@ func TestFunctionLifecycle(t *testing.T) {
 		got.Configuration.State != types.StateActive {
 		t.Fatalf("get: %+v %+v", got, got.Configuration)
 	}
+	// Code.Location downloads the zip, as AWS's presigned URL does; a
+	// changed signature is refused.
+	if dl := download(t, aws.ToString(got.Code.Location)); dl.status != http.StatusOK ||
+		!bytes.Equal(dl.body, zipped) || dl.contentType != "application/zip" {
+		t.Fatalf("download of %s: %d %s %d bytes", aws.ToString(got.Code.Location), dl.status, dl.contentType, len(dl.body))
+	}
+	tampered := regexp.MustCompile(`X-Amz-Signature=[0-9a-f]{8}`).ReplaceAllString(aws.ToString(got.Code.Location), "X-Amz-Signature=00000000")
+	if dl := download(t, tampered); dl.status != http.StatusForbidden || !strings.Contains(string(dl.body), "SignatureDoesNotMatch") {
+		t.Fatalf("tampered download: %d %s", dl.status, dl.body)
+	}
 	conf, err := c.GetFunctionConfiguration(ctx, &lambda.GetFunctionConfigurationInput{FunctionName: aws.String(wantARN)})
 	if err != nil || aws.ToString(conf.CodeSha256) != sha(zipped) {
 		t.Fatalf("get configuration: %v %+v", err, conf)
@@ -399,6 +409,16 @@ func TestVersionsAndAliases(t *testing.T) {
 	if _, err := c.UpdateFunctionCode(ctx, &lambda.UpdateFunctionCodeInput{FunctionName: aws.String("ver"),
 		ZipFile: pythonZip(t, "v2"), Publish: true}); err != nil {
 		t.Fatal(err)
+	}
+	// Each version's Code.Location downloads that version's zip.
+	for qualifier, want := range map[string][]byte{"1": pythonZip(t, "v1"), "2": pythonZip(t, "v2"), "$LATEST": pythonZip(t, "v2")} {
+		got, err := c.GetFunction(ctx, &lambda.GetFunctionInput{FunctionName: aws.String("ver"), Qualifier: aws.String(qualifier)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dl := download(t, aws.ToString(got.Code.Location)); dl.status != http.StatusOK || !bytes.Equal(dl.body, want) {
+			t.Fatalf("version %s's code: %d, %d bytes", qualifier, dl.status, len(dl.body))
+		}
 	}
 	vs, err := c.ListVersionsByFunction(ctx, &lambda.ListVersionsByFunctionInput{FunctionName: aws.String("ver")})
 	if err != nil {
@@ -916,4 +936,28 @@ func TestBadInputNever500(t *testing.T) {
 			}
 		}
 	}
+}
+
+type downloaded struct {
+	status      int
+	contentType string
+	body        []byte
+}
+
+// download GETs a Code.Location.
+func download(t *testing.T, location string) downloaded {
+	t.Helper()
+	if !strings.HasPrefix(location, "http://") {
+		t.Fatalf("Code.Location %q is not a URL", location)
+	}
+	resp, err := http.Get(location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return downloaded{resp.StatusCode, resp.Header.Get("Content-Type"), body}
 }
