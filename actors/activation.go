@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/puzpuzpuz/xsync/v3"
 )
 
 // Idler is implemented by an owner, or by the state S a StateOwner
@@ -178,7 +179,12 @@ type idleTick struct{}
 // PassivateAfter makes owners in entries passivate once they have served
 // no command for d; 0 (the default) never passivates. Call it before any
 // owner is spawned.
-func (s *System) PassivateAfter(d time.Duration) { s.idle = d }
+func (s *System) PassivateAfter(d time.Duration) {
+	s.idle = d
+	if d > 0 && s.sweep == nil {
+		s.sweep = newIdleSweep(s)
+	}
+}
 
 // Activations reports how many times an owner was started for a command
 // (its first, or after a passivation) and how many times one passivated.
@@ -186,45 +192,105 @@ func (s *System) Activations() (activated, passivated uint64) {
 	return s.activations.Load(), s.passivations.Load()
 }
 
+// idleSweep finds the idle owners: one goroutine per system looks at the
+// live owners in cells every sweepEvery and tells each that has served
+// nothing for the idle time to check (idleTick). One ticker for all
+// owners, where a timer per owner would cost a runtime timer each, and
+// leave the runtime's per-P timer heaps (never shrunk) sized for the most
+// owners ever live, so that a reset of 100k owners would keep ~2 MB.
+// An owner passivates between the idle time and the idle time plus two
+// sweeps after its last command.
+type idleSweep struct {
+	sys  *System
+	live *xsync.MapOf[*ownerActor, *actor.PID]
+	done chan struct{}
+}
+
+// idleMarks are what the sweep and an actor share: the actor sets active
+// on every command; the sweep clears it and keeps when it last saw it set.
+type idleMarks struct {
+	active     atomic.Bool
+	quietSince atomic.Int64 // monoNow, by the sweep
+}
+
+// sweepEvery is how often the sweep looks: a quarter of the idle time,
+// at least a millisecond and at most a second.
+func sweepEvery(idle time.Duration) time.Duration {
+	return min(max(idle/4, time.Millisecond), time.Second)
+}
+
+func newIdleSweep(s *System) *idleSweep {
+	w := &idleSweep{sys: s, live: xsync.NewMapOf[*ownerActor, *actor.PID](), done: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+func (w *idleSweep) run() {
+	t := time.NewTicker(sweepEvery(w.sys.idle))
+	defer t.Stop()
+	for {
+		select {
+		case <-w.done:
+			return
+		case <-t.C:
+			w.once()
+		}
+	}
+}
+
+// once tells every owner quiet for the idle time to check itself; the
+// quiet time starts again, so that an owner that stays (busy, or commands
+// on their way) is asked again an idle time later.
+func (w *idleSweep) once() {
+	now, idle := monoNow(), w.sys.idle
+	w.live.Range(func(a *ownerActor, pid *actor.PID) bool {
+		switch {
+		case a.active.Swap(false):
+			a.quietSince.Store(int64(now))
+		case now-time.Duration(a.quietSince.Load()) >= idle:
+			a.quietSince.Store(int64(now))
+			w.sys.root.Send(pid, idleTick{})
+		}
+		return true
+	})
+}
+
+func (w *idleSweep) stop() { close(w.done) }
+
 // clockStart anchors the owners' monotonic idle clocks.
 var clockStart = time.Now()
 
 func monoNow() time.Duration { return time.Since(clockStart) }
 
-// armIdle starts the idle timer of an actor in a cell.
+// armIdle puts an actor in a cell under the idle sweep.
 func (a *ownerActor) armIdle(ctx actor.Context) {
-	if a.c == nil || a.sys.idle <= 0 {
+	if a.c == nil || a.sys.sweep == nil {
 		return
 	}
-	self, root := ctx.Self(), a.sys.root
-	a.last = monoNow()
-	a.timer = time.AfterFunc(a.sys.idle, func() { root.Send(self, idleTick{}) })
+	a.swept = true
+	a.quietSince.Store(int64(monoNow()))
+	a.sys.sweep.live.Store(a, ctx.Self())
 }
 
-// checkIdle passivates the owner when it has served nothing for the idle
-// time, says it is idle, and has nothing on its way; else it looks again
-// later.
+// checkIdle passivates the owner when it has served nothing since the
+// sweep found it quiet, says it is idle, and has nothing on its way; else
+// its quiet time starts again.
 func (a *ownerActor) checkIdle(ctx actor.Context) {
-	if a.c == nil || a.retired || a.passive || a.timer == nil {
-		return
-	}
-	idle := a.sys.idle
-	if wait := a.last + idle - monoNow(); wait > 0 {
-		a.timer.Reset(wait)
+	if !a.swept || a.retired || a.passive || a.active.Load() {
 		return
 	}
 	if i, ok := a.o.(Idler); ok && !a.idleOwner(i) {
-		a.timer.Reset(idle)
+		a.active.Store(true)
 		return
 	}
 	if !a.c.passivate(ctx.Self()) {
 		// Commands on their way: they are activity.
-		a.timer.Reset(idle)
+		a.active.Store(true)
 		return
 	}
 	a.passive = true
 	a.sys.passivations.Add(1)
-	a.stopTimer()
+	a.unsweep()
 	ctx.Stop(ctx.Self())
 }
 
@@ -239,8 +305,10 @@ func (a *ownerActor) idleOwner(o Idler) (idle bool) {
 	return o.Idle()
 }
 
-func (a *ownerActor) stopTimer() {
-	if a.timer != nil {
-		a.timer.Stop()
+// unsweep takes the actor out of the idle sweep.
+func (a *ownerActor) unsweep() {
+	if a.swept {
+		a.swept = false
+		a.sys.sweep.live.Delete(a)
 	}
 }

@@ -334,7 +334,8 @@ func TestDrainEndsPassiveOwners(t *testing.T) {
 // every write is answered (ran or ErrGone) and no owner runs.
 func TestDrainRacingActivation(t *testing.T) {
 	s := newIdleSystem(t, time.Millisecond)
-	var o owners
+	// One owners per entry: entries' owners run at the same time.
+	o := make([]owners, 50)
 	d := actors.NewDirectory[tally]()
 	var entries []*actors.Entry[tally]
 	for i := range 50 {
@@ -348,7 +349,7 @@ func TestDrainRacingActivation(t *testing.T) {
 		wg.Go(func() {
 			<-start
 			for n := 1; n <= 5; n++ {
-				if _, err := actors.Update(s, e, o.write(i, n)); err != nil && !errors.Is(err, actors.ErrGone) {
+				if _, err := actors.Update(s, e, o[i].write(i, n)); err != nil && !errors.Is(err, actors.ErrGone) {
 					t.Errorf("write: %v", err)
 				}
 			}
@@ -358,8 +359,11 @@ func TestDrainRacingActivation(t *testing.T) {
 	s.Stop(d.Drain())
 	wg.Wait()
 	for i, e := range entries {
-		if _, err := actors.Update(s, e, o.write(i, 99)); !errors.Is(err, actors.ErrGone) {
+		if _, err := actors.Update(s, e, o[i].write(i, 99)); !errors.Is(err, actors.ErrGone) {
 			t.Errorf("owner %d after the reset: %v, want ErrGone", i, err)
+		}
+		if v := o[i].violations.Load(); v != 0 {
+			t.Errorf("owner %d ran in two actors at once %d times", i, v)
 		}
 	}
 }

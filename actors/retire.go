@@ -98,6 +98,61 @@ func (s *System) endAfterLinger(pids []*actor.PID) {
 	})
 }
 
+// lingering holds the owners retired one at a time (a delete) until
+// their linger ends, then stops them: one goroutine and one timer for all,
+// in retirement order, since every linger is as long. A timer per owner
+// would leave Go's per-P timer heaps, which never shrink, sized for the
+// largest burst of deletes.
+type lingering struct {
+	mu      sync.Mutex
+	queue   []lingeringOwner // by deadline
+	running bool
+}
+
+type lingeringOwner struct {
+	pid *actor.PID
+	at  time.Time
+}
+
+// add stops pid once the linger has passed.
+func (l *lingering) add(s *System, pid *actor.PID) {
+	l.mu.Lock()
+	l.queue = append(l.queue, lingeringOwner{pid, time.Now().Add(linger)})
+	start := !l.running
+	l.running = true
+	l.mu.Unlock()
+	if start {
+		go l.run(s)
+	}
+}
+
+// run stops the owners whose linger has passed, waiting for the next,
+// until none is left.
+func (l *lingering) run(s *System) {
+	for {
+		l.mu.Lock()
+		if len(l.queue) == 0 {
+			l.queue, l.running = nil, false
+			l.mu.Unlock()
+			return
+		}
+		now := time.Now()
+		n, _ := slices.BinarySearchFunc(l.queue, now, func(o lingeringOwner, t time.Time) int { return o.at.Compare(t) })
+		if n == 0 {
+			wait := l.queue[0].at.Sub(now)
+			l.mu.Unlock()
+			time.Sleep(wait)
+			continue
+		}
+		due := slices.Clone(l.queue[:n])
+		l.queue = slices.Delete(l.queue, 0, n)
+		l.mu.Unlock()
+		for _, o := range due {
+			s.root.Poison(o.pid)
+		}
+	}
+}
+
 // AfterStops calls f, on a goroutine of its own, once every owner that
 // Stop has retired so far has ended (after the linger).
 func (s *System) AfterStops(f func()) {

@@ -56,12 +56,14 @@ type System struct {
 	dispatcher *dispatcher
 	// idle is how long an owner in an entry serves nothing before it
 	// passivates; 0 never passivates.
-	idle time.Duration
+	idle  time.Duration
+	sweep *idleSweep // nil when owners never passivate
 	// activations and passivations count owners started for a command
 	// and owners passivated.
 	activations, passivations atomic.Uint64
 	kinds                     sync.Map // kind name → *ownerKind
 	stops                     stops
+	lingering                 lingering
 	slots                     replySlots
 }
 
@@ -176,9 +178,9 @@ type ownerActor struct {
 	// on its own; the rest is its passivation (activation.go).
 	c       *cell
 	passive bool
-	last    time.Duration // monoNow when it last received a command
-	timer   *time.Timer
-	endTo   *actor.PID // told once the owner has ended (stopMsg)
+	swept   bool // under the idle sweep
+	idleMarks
+	endTo *actor.PID // told once the owner has ended (stopMsg)
 }
 
 // retireMsg retires an owner: it answers what is queued before it, then
@@ -191,7 +193,7 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.armIdle(ctx)
 	case *actor.Stopping:
-		a.stopTimer()
+		a.unsweep()
 	case *actor.Stopped:
 		// Out of the registry by now: what is sent to it from here on
 		// reaches the dead letter, which answers.
@@ -206,8 +208,8 @@ func (a *ownerActor) Receive(ctx actor.Context) {
 		if m.counted && a.c != nil {
 			a.c.received()
 		}
-		if a.timer != nil {
-			a.last = monoNow()
+		if a.swept && !a.active.Load() {
+			a.active.Store(true)
 		}
 		// A passivated actor runs nothing more: only a command sent by
 		// Ref, not through the entry, can reach it, and the entry may run
@@ -250,18 +252,17 @@ func (a *ownerActor) retire(ctx actor.Context) {
 		return
 	}
 	a.markRetired()
-	self, root := ctx.Self(), a.sys.root
-	time.AfterFunc(linger, func() { root.Poison(self) })
+	a.sys.lingering.add(a.sys, ctx.Self())
 }
 
 // markRetired makes the owner answer ErrGone from now on and drops its
-// state, which nothing reads any more, and its idle timer.
+// state, which nothing reads any more, and leaves the idle sweep.
 func (a *ownerActor) markRetired() {
 	a.retired, a.o = true, nil
 	if a.c != nil {
 		a.c.end()
 	}
-	a.stopTimer()
+	a.unsweep()
 }
 
 // handle runs one command, turning a panic into ErrPanic so that the owner
@@ -404,6 +405,9 @@ func (s *System) StopAsync(ref Ref) {
 // work scheduled later (a lingering owner's stop) gets its own goroutine.
 // Owners must have been stopped first.
 func (s *System) Shutdown() {
+	if s.sweep != nil {
+		s.sweep.stop()
+	}
 	s.sys.Shutdown()
 	close(s.dispatcher.done)
 }

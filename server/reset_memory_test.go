@@ -125,7 +125,7 @@ func TestResetFreesEverything(t *testing.T) {
 		t.Skip("creates thousands of resources")
 	}
 	s := servertest.Start(t)
-	n := 1000
+	n := 6000 // 54,000 resources: enough that a per-owner runtime timer shows (~20 B each)
 	if v, err := strconv.Atoi(os.Getenv("RESET_TEST_N")); err == nil {
 		n = v
 	}
