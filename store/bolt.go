@@ -45,7 +45,8 @@ type BoltOptions struct {
 // one committer goroutine, which commits everything queued in one bbolt
 // transaction: while one commit fsyncs, the next batch accumulates.
 type boltStore struct {
-	db       *bolt.DB
+	db       *bolt.DB // nil between a wipe's removal of the file and its re-creation
+	path     string
 	log      *slog.Logger
 	maxBatch int
 	epoch    atomic.Uint64 // committed epoch; written only by the committer
@@ -86,6 +87,28 @@ func OpenBolt(dir string, opts BoltOptions) (Store, error) {
 	if err := checkFile(path); err != nil {
 		return nil, err
 	}
+	db, epoch, err := openFile(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := &boltStore{
+		db:       db,
+		path:     path,
+		log:      log,
+		maxBatch: opts.MaxBatch,
+		reqs:     make(chan *request, opts.MaxBatch),
+		done:     make(chan struct{}),
+	}
+	s.epoch.Store(epoch)
+	go s.run()
+	log.Debug("store opened", "backend", "bbolt", "path", path, "epoch", epoch)
+	return s, nil
+}
+
+// openFile opens (creating if needed) the store file at path with its
+// buckets, and returns its epoch: the one recorded, or *epoch when not nil
+// (recorded then).
+func openFile(path string, epoch *uint64) (*bolt.DB, uint64, error) {
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
 		// Fail fast instead of hanging when another process has the file.
 		Timeout: time.Second,
@@ -98,14 +121,14 @@ func OpenBolt(dir string, opts BoltOptions) (Store, error) {
 		NoFreelistSync: true,
 	})
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, 0, openError(path, err)
 	}
 	// bbolt fsyncs the file but not the directory entry of a new file.
-	if err := syncDir(dir); err != nil {
+	if err := syncDir(filepath.Dir(path)); err != nil {
 		_ = db.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	var epoch uint64
+	var recorded uint64
 	err = db.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(recordsBucket); err != nil {
 			return err
@@ -114,26 +137,20 @@ func OpenBolt(dir string, opts BoltOptions) (Store, error) {
 		if err != nil {
 			return err
 		}
+		if epoch != nil {
+			recorded = *epoch
+			return meta.Put(epochKey, binary.BigEndian.AppendUint64(nil, recorded))
+		}
 		if v := meta.Get(epochKey); len(v) == 8 {
-			epoch = binary.BigEndian.Uint64(v)
+			recorded = binary.BigEndian.Uint64(v)
 		}
 		return nil
 	})
 	if err != nil {
 		_ = db.Close()
-		return nil, fmt.Errorf("store: init %s: %w", path, err)
+		return nil, 0, fmt.Errorf("store: init %s: %w", path, err)
 	}
-	s := &boltStore{
-		db:       db,
-		log:      log,
-		maxBatch: opts.MaxBatch,
-		reqs:     make(chan *request, opts.MaxBatch),
-		done:     make(chan struct{}),
-	}
-	s.epoch.Store(epoch)
-	go s.run()
-	log.Debug("store opened", "backend", "bbolt", "path", path, "epoch", epoch)
-	return s, nil
+	return db, recorded, nil
 }
 
 // syncDir makes a newly created file in dir survive a power loss.
@@ -227,8 +244,15 @@ func (s *boltStore) run() {
 // commit applies batch in one transaction, in queue order, and wakes every
 // writer with its own result.
 func (s *boltStore) commit(batch []*request) {
+	if s.db == nil && !s.reopen() {
+		err := fmt.Errorf("%w: the store file could not be made again after a wipe", ErrUnavailable)
+		for _, r := range batch {
+			r.result <- err
+		}
+		return
+	}
 	epoch := s.epoch.Load()
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := update(s.db, func(tx *bolt.Tx) error {
 		records := tx.Bucket(recordsBucket)
 		for _, r := range batch {
 			r.err = nil
@@ -250,6 +274,9 @@ func (s *boltStore) commit(batch []*request) {
 		}
 		return nil
 	})
+	if err != nil && s.wipeByNewFile(batch) {
+		return
+	}
 	if err != nil {
 		// Nothing in the batch is durable (bbolt rolled back, and the
 		// committed epoch is unchanged); checkOp makes this an I/O failure:
@@ -266,6 +293,70 @@ func (s *boltStore) commit(batch []*request) {
 		r.result <- r.err
 	}
 }
+
+// wipeByNewFile does what a batch holding a wipe asked for when the disk
+// refused to commit it (a reset on a full disk): it removes the store file,
+// which gives its space back, and starts a new, empty one at the epoch
+// the batch ends at. Every request before a wipe is then written and
+// wiped; every later one is stale, as in a committed batch. False (nothing
+// changed) when the batch has no wipe or the file cannot be removed (a
+// read-only file system).
+func (s *boltStore) wipeByNewFile(batch []*request) bool {
+	epoch, lastWipe := s.epoch.Load(), -1
+	for i, r := range batch {
+		switch {
+		case r.wipe:
+			epoch++
+			lastWipe = i
+			r.err = nil
+		case r.epoch != epoch:
+			r.err = ErrStale
+		default:
+			r.err = nil
+		}
+	}
+	if lastWipe < 0 {
+		return false
+	}
+	for _, r := range batch[lastWipe+1:] {
+		if r.err == nil { // a write no wipe follows: it needs the file
+			return false
+		}
+	}
+	if err := os.Remove(s.path); err != nil {
+		s.log.Error("wipe failed: the store file can be neither written nor removed", "err", err)
+		return false
+	}
+	// Unlinked while open: closing it frees its blocks.
+	_ = s.db.Close()
+	s.db = nil
+	s.epoch.Store(epoch)
+	s.log.Warn("the disk refused the wipe's commit: the store file was removed and is made anew", "epoch", epoch)
+	// When even that fails, the wipe is still done (the file is gone); the
+	// next commit makes the file again.
+	s.reopen()
+	for _, r := range batch {
+		r.result <- r.err
+	}
+	return true
+}
+
+// reopen makes the store file anew, empty at the committed epoch, after
+// wipeByNewFile removed it; false while the disk refuses even that.
+func (s *boltStore) reopen() bool {
+	epoch := s.epoch.Load()
+	db, _, err := openFile(s.path, &epoch)
+	if err != nil {
+		s.log.Error("making the store file anew failed", "err", err)
+		return false
+	}
+	s.db = db
+	return true
+}
+
+// update runs a commit's transaction; tests replace it to make the disk
+// refuse a commit in ways a file-size limit cannot.
+var update = (*bolt.DB).Update
 
 // applyOps writes one request's ops into records.
 func applyOps(records *bolt.Bucket, ops []Op) error {
@@ -322,6 +413,9 @@ func (s *boltStore) Load(fn func(key string, value []byte) error) error {
 	if closed {
 		return ErrClosed
 	}
+	if s.db == nil {
+		return nil // wiped, the file not made again yet
+	}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(recordsBucket).ForEach(func(k, v []byte) error {
 			// v points into the mmap, valid only inside the transaction.
@@ -359,6 +453,9 @@ func (s *boltStore) Close() error {
 	close(s.reqs) // no sender holds mu.RLock now
 	s.mu.Unlock()
 	<-s.done
+	if s.db == nil {
+		return nil
+	}
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("store: close: %w", err)
 	}

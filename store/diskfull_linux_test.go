@@ -119,3 +119,89 @@ func checkKeys(t *testing.T, s Store, keys []string) {
 		t.Errorf("acknowledged record %s missing", k)
 	}
 }
+
+// TestBoltWipeOnFullDisk: a wipe (a reset) works on a disk so full that a
+// write of 256 bytes is refused (bbolt's wipe needs about one page, and
+// when the disk refuses even that, TestBoltWipeByNewFile's path runs);
+// writes then succeed under the same limit, and a reopen finds exactly
+// them at the wiped epoch.
+func TestBoltWipeOnFullDisk(t *testing.T) {
+	if os.Getenv("STORE_WIPEFULL_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestBoltWipeOnFullDisk$", "-test.v")
+		cmd.Env = append(os.Environ(), "STORE_WIPEFULL_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestBoltWipeOnFullDisk") {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		t.Logf("child:\n%s", out)
+		return
+	}
+	dir := t.TempDir()
+	s, err := OpenBolt(dir, BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	value := make([]byte, 64<<10)
+	for i := range 40 {
+		if err := s.Apply(s.Epoch(), Put(fmt.Sprintf("before/%d", i), value)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "emulator.db")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	full := syscall.Rlimit{Cur: uint64(fi.Size()), Max: old.Max}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &full); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old) }()
+	// Fill what free pages are left, until the disk refuses even a small
+	// write: a wipe's commit needs a few pages too.
+	for _, size := range []int{64 << 10, 4 << 10, 256} {
+		for i := 0; ; i++ {
+			err := s.Apply(s.Epoch(), Put(fmt.Sprintf("full/%d/%d", size, i), make([]byte, size)))
+			if errors.Is(err, ErrUnavailable) {
+				break
+			}
+			if err != nil || i == 100000 {
+				t.Fatalf("filling the disk: write %d of %d bytes: %v", i, size, err)
+			}
+		}
+	}
+	epoch := s.Epoch()
+	if err := s.Wipe(); err != nil {
+		t.Fatalf("wipe on a full disk: %v", err)
+	}
+	if s.Epoch() != epoch+1 {
+		t.Fatalf("epoch %d after the wipe, want %d", s.Epoch(), epoch+1)
+	}
+	if err := s.Apply(epoch, Put("stale", value)); !errors.Is(err, ErrStale) {
+		t.Fatalf("a write of the wiped epoch: %v, want ErrStale", err)
+	}
+	checkKeys(t, s, nil)
+	// The new file is small, and takes writes under the same limit.
+	for i := range 3 {
+		if err := s.Apply(s.Epoch(), Put(fmt.Sprintf("after/%d", i), value)); err != nil {
+			t.Fatalf("write %d after the wipe: %v", i, err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := OpenBolt(dir, BoltOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s2.Close() }()
+	if s2.Epoch() != epoch+1 {
+		t.Fatalf("epoch %d after a reopen, want %d", s2.Epoch(), epoch+1)
+	}
+	checkKeys(t, s2, []string{"after/0", "after/1", "after/2"})
+}
