@@ -29,6 +29,7 @@ require (
 	github.com/prometheus/common v0.66.1
 	github.com/puzpuzpuz/xsync/v3 v3.5.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/tidwall/btree v1.8.2
 	github.com/valyala/fasthttp v1.73.0
 	go.etcd.io/bbolt v1.5.0
 	gonum.org/v1/plot v0.17.0

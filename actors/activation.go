@@ -28,6 +28,9 @@ const (
 	// cellActivating: a sender is starting the owner's actor; the others
 	// wait for it.
 	cellActivating int64 = -3
+	// cellHeld: the owner's first change runs in its creator, without an
+	// actor (Init); the others wait for it, as long as its store write.
+	cellHeld int64 = -4
 )
 
 // cell is the part of a directory entry that runs its owner: the owner
@@ -43,7 +46,10 @@ const (
 //     from cellPassive to cellActivating first (two racing senders spawn
 //     one actor; the loser waits the few microseconds a spawn takes), and
 //     the commands sent afterwards reach the new actor, in the order they
-//     were sent.
+//     were sent;
+//   - the creator of a new owner may run its first change itself, holding
+//     the cell (cellPassive to cellHeld and back): a create then spawns no
+//     actor, and senders meanwhile wait, then activate it as usual.
 //
 // So at most one actor runs the owner at a time, and mutations keep their
 // order across a passivation.
@@ -81,6 +87,7 @@ func (c *cell) init(sys *System, kind string, o Owner) {
 // acquire counts one command to send and returns the live actor to post it
 // to, activating the owner when it is passive; false when it ended.
 func (c *cell) acquire() (*actor.PID, bool) {
+	spins := 0
 	for {
 		switch n := c.sent.Load(); n {
 		case cellEnded:
@@ -89,6 +96,8 @@ func (c *cell) acquire() (*actor.PID, bool) {
 			c.activate()
 		case cellActivating:
 			runtime.Gosched()
+		case cellHeld:
+			spins = waitHeld(spins)
 		default:
 			if c.sent.CompareAndSwap(n, n+1) {
 				// Stored before sent left cellPassive, and kept while
@@ -96,6 +105,31 @@ func (c *cell) acquire() (*actor.PID, bool) {
 				return c.pid.Load(), true
 			}
 		}
+	}
+}
+
+// waitHeld waits a little for a held cell: a yield at first, since a
+// change in memory takes microseconds, then sleeps growing to 1 ms, since
+// one that persists waits for the disk.
+func waitHeld(spins int) int {
+	if spins < 16 {
+		runtime.Gosched()
+	} else {
+		time.Sleep(min(time.Duration(spins-15)*20*time.Microsecond, time.Millisecond))
+	}
+	return spins + 1
+}
+
+// hold moves a passive cell to held, for its creator to run a change in
+// it; false when a sender activated it first.
+func (c *cell) hold() bool { return c.sent.CompareAndSwap(cellPassive, cellHeld) }
+
+// unhold ends a hold: passive, or ended when the change ended the owner.
+func (c *cell) unhold(ended bool) {
+	if ended {
+		c.sent.Store(cellEnded)
+	} else {
+		c.sent.Store(cellPassive)
 	}
 }
 
@@ -146,6 +180,7 @@ func (c *cell) live() Ref {
 // retired; its count is kept so that the actor does not passivate before
 // the retirement reaches it.
 func (c *cell) drain() (Ref, bool) {
+	spins := 0
 	for {
 		switch n := c.sent.Load(); n {
 		case cellEnded:
@@ -156,6 +191,8 @@ func (c *cell) drain() (Ref, bool) {
 			}
 		case cellActivating:
 			runtime.Gosched()
+		case cellHeld:
+			spins = waitHeld(spins)
 		default:
 			if c.sent.CompareAndSwap(n, n+1) {
 				return Ref{c.pid.Load()}, true

@@ -401,3 +401,135 @@ func TestTimerActivatesPassiveOwner(t *testing.T) {
 		t.Errorf("activations = %d, want 2", act)
 	}
 }
+
+// TestInitRunsWithoutAnActor: a new owner's first change runs in its
+// creator, spawning nothing; the first later write starts the actor on
+// the state it published.
+func TestInitRunsWithoutAnActor(t *testing.T) {
+	s := newIdleSystem(t, time.Hour)
+	var o owners
+	e := spawnTally(t, s, store.NewMemory(), nil)
+	if ok, err := actors.Init(s, e, o.write(1, 1)); err != nil || ok != true {
+		t.Fatalf("init: %v %v", ok, err)
+	}
+	if got := e.Snapshot(); got == nil || got.N != 1 {
+		t.Fatalf("snapshot after init = %+v", got)
+	}
+	if act, _ := s.Activations(); act != 0 || e.Ref().Valid() {
+		t.Fatalf("init started an actor (%d activations)", act)
+	}
+	if ok, err := actors.Update(s, e, o.write(1, 2)); err != nil || ok != true {
+		t.Fatalf("write after init: %v %v", ok, err)
+	}
+	if act, _ := s.Activations(); act != 1 || e.Snapshot().N != 2 {
+		t.Fatalf("activations %d, snapshot %+v", act, e.Snapshot())
+	}
+	// Init on an entry that already runs goes through its actor.
+	if ok, err := actors.Init(s, e, o.write(1, 3)); err != nil || ok != true || e.Snapshot().N != 3 {
+		t.Fatalf("init of a live owner: %v %v %+v", ok, err, e.Snapshot())
+	}
+}
+
+// slowly is a first change that takes a while, so that others arrive
+// during it; started is closed when it begins.
+func slowly(o *owners, started chan struct{}) actors.Mutation[tally] {
+	return func(cur *tally) (actors.Change[tally], error) {
+		close(started)
+		time.Sleep(20 * time.Millisecond)
+		return o.write(0, 1)(cur)
+	}
+}
+
+// TestWritesRacingInit: writes that find a new owner while its creator
+// runs its first change wait for it, then run in the actor, each after
+// the first change and in order; never two at once.
+func TestWritesRacingInit(t *testing.T) {
+	s := newIdleSystem(t, time.Millisecond)
+	var o owners
+	e := spawnTally(t, s, store.NewMemory(), nil)
+	started := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if _, err := actors.Init(s, e, slowly(&o, started)); err != nil {
+			t.Errorf("init: %v", err)
+		}
+	})
+	<-started
+	for w := 1; w <= 4; w++ {
+		wg.Go(func() {
+			for n := 1; n <= 20; n++ {
+				ok, err := actors.Update(s, e, func(cur *tally) (actors.Change[tally], error) {
+					if cur == nil {
+						return actors.Change[tally]{}, errors.New("a write ran before the first change")
+					}
+					return o.write(w, n)(cur)
+				})
+				if err != nil || ok != true {
+					t.Errorf("writer %d write %d: %v %v", w, n, ok, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if got := e.Snapshot(); got.N != 81 || o.violations.Load() != 0 {
+		t.Fatalf("N = %d (want 81), %d violations", got.N, o.violations.Load())
+	}
+}
+
+// TestDrainDuringInit: a reset that drains a new owner while its first
+// change runs waits for the change, then ends the owner.
+func TestDrainDuringInit(t *testing.T) {
+	s := newIdleSystem(t, time.Hour)
+	var o owners
+	d := actors.NewDirectory[tally]()
+	e := spawnTally(t, s, store.NewMemory(), nil)
+	if !d.Reserve("a", e) {
+		t.Fatal("reserve failed")
+	}
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := actors.Init(s, e, slowly(&o, started))
+		done <- err
+	}()
+	<-started
+	s.Stop(d.Drain())
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("init: %v", err)
+		}
+	default:
+		t.Fatal("the drain returned before the first change it waited for")
+	}
+	if _, err := actors.Update(s, e, o.write(0, 2)); !errors.Is(err, actors.ErrGone) {
+		t.Fatalf("write after the drain: %v, want ErrGone", err)
+	}
+	if act, _ := s.Activations(); act != 0 {
+		t.Fatalf("%d activations", act)
+	}
+}
+
+// TestFailedInitEndsTheOwner: a first change that fails created nothing:
+// later commands get ErrGone and start no actor.
+func TestFailedInitEndsTheOwner(t *testing.T) {
+	s := newIdleSystem(t, time.Hour)
+	var o owners
+	e := spawnTally(t, s, store.NewMemory(), nil)
+	refused := errors.New("refused")
+	if _, err := actors.Init(s, e, func(*tally) (actors.Change[tally], error) { return actors.Change[tally]{}, refused }); !errors.Is(err, refused) {
+		t.Fatalf("init: %v", err)
+	}
+	if _, err := actors.Update(s, e, o.write(0, 1)); !errors.Is(err, actors.ErrGone) {
+		t.Fatalf("write after a failed init: %v, want ErrGone", err)
+	}
+	// A panic in the first change is an ErrPanic, and ends it too.
+	e2 := spawnTally(t, s, store.NewMemory(), nil)
+	if _, err := actors.Init(s, e2, func(*tally) (actors.Change[tally], error) { panic("boom") }); !errors.Is(err, actors.ErrPanic) {
+		t.Fatalf("panicking init: %v", err)
+	}
+	if act, _ := s.Activations(); act != 0 {
+		t.Fatalf("%d activations", act)
+	}
+}

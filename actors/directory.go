@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/cloudemu/emulator/awswire"
-	"github.com/cloudemu/emulator/pmap"
 	"github.com/puzpuzpuz/xsync/v3"
 )
 
@@ -54,7 +53,7 @@ func (e *Entry[S]) Publish(s *S) { e.snap.Store(s) }
 // so that a page of a listing costs the size of the page.
 type Directory[S any] struct {
 	m     *xsync.MapOf[string, *Entry[S]]
-	order pmap.Shared[*Entry[S]]
+	order orderIndex[S]
 }
 
 // SeqKey is an order key that sorts by creation sequence.
@@ -76,7 +75,7 @@ func (d *Directory[S]) ReserveAt(id, order string, e *Entry[S]) bool {
 		return false
 	}
 	e.order = order
-	d.order.Set(order, e)
+	d.order.set(order, e)
 	return true
 }
 
@@ -90,12 +89,7 @@ func (d *Directory[S]) Release(id string, e *Entry[S]) {
 		return old, !loaded || old == e
 	})
 	if released {
-		d.order.Update(func(m pmap.Map[*Entry[S]]) pmap.Map[*Entry[S]] {
-			if cur, ok := m.Get(e.order); ok && cur == e {
-				return m.Delete(e.order)
-			}
-			return m
-		})
+		d.order.remove(e.order, e)
 	}
 }
 
@@ -104,7 +98,7 @@ func (d *Directory[S]) Release(id string, e *Entry[S]) {
 // It reads one consistent version of the order.
 func (d *Directory[S]) Ordered(from string) iter.Seq2[string, *S] {
 	return func(yield func(string, *S) bool) {
-		for k, e := range d.order.Load().From(from) {
+		for k, e := range d.order.from(from) {
 			if s := e.snap.Load(); s != nil && !yield(k, s) {
 				return
 			}
@@ -165,7 +159,7 @@ func (d *Directory[S]) Drain() []Ref {
 		d.m.Delete(id)
 		return true
 	})
-	d.order.Reset()
+	d.order.reset()
 	return refs
 }
 

@@ -75,7 +75,7 @@ func Create[S any](r Records, n NewRecord[S]) (*S, error) {
 	}
 	dir, id := n.Dir, n.ID
 	o.OnEnd = func(*S) { dir.Release(id, e) }
-	v, err := Update(r.Sys, e, func(*S) (Change[S], error) {
+	v, err := Init(r.Sys, e, func(*S) (Change[S], error) {
 		st, err := n.Build()
 		if err != nil {
 			return Change[S]{}, err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/cloudemu/emulator/store"
 )
@@ -146,6 +147,38 @@ func (o *StateOwner[S]) persist(recs []Record) error {
 // Update runs fn in the owner at e and returns its reply.
 func Update[S any](s *System, e *Entry[S], fn Mutation[S]) (any, error) {
 	return askCell[any](s, &e.cell, mutate[S]{fn})
+}
+
+// Init runs fn, the first change of the new owner at e, in the caller
+// rather than in an actor: a create then spawns none, and the owner's
+// actor starts only with its first later command (then passivates when
+// idle). The entry must be new (SpawnState without an initial state);
+// senders that find it meanwhile wait for fn to end, so fn runs alone and
+// before them, as in the owner. Should a sender have activated the entry
+// first, fn runs through it as Update does. When fn fails, the entry
+// ends (later commands get ErrGone), as its creator gives it up.
+func Init[S any](s *System, e *Entry[S], fn Mutation[S]) (any, error) {
+	c := &e.cell
+	if !c.hold() {
+		return Update(s, e, fn)
+	}
+	o := c.owner.(*StateOwner[S])
+	v, err := initChange(s, o, fn)
+	// A first change that failed created nothing: the owner never was.
+	c.unhold(o.done || err != nil)
+	return v, err
+}
+
+// initChange runs fn in o, turning a panic into ErrPanic as an owner's
+// actor does.
+func initChange[S any](s *System, o *StateOwner[S], fn Mutation[S]) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("owner panicked", "command", "init", "panic", r, "stack", string(debug.Stack()))
+			v, err = nil, ErrPanic
+		}
+	}()
+	return o.Handle(mutate[S]{fn})
 }
 
 // Tell queues fn in the owner at e without waiting for it: an owner uses

@@ -165,7 +165,7 @@ func (s *Service) CreateRestAPI(sc awswire.Scope, api API, init func(t *Tx) erro
 	s.track(sc, d, o, id, e)
 	seq := s.seq.Next()
 	r, err := ask[*RestAPI](s, func() (any, error) {
-		return actors.Update(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
+		return actors.Init(s.sys, e, func(cur *RestAPI) (actors.Change[RestAPI], error) {
 			t := newTx(s, sc, nil)
 			t.next.Seq = seq
 			root := &Resource{ID: awswire.ShortID(10), Path: "/"}

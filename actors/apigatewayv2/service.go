@@ -165,7 +165,7 @@ func (s *Service) CreateAPI(sc awswire.Scope, api API, init func(t *Tx) error) (
 	s.track(sc, d, o, id, e)
 	api.APIEndpoint = s.APIEndpoint(id, api.ProtocolType)
 	seq := s.seq.Next()
-	v, err := actors.Update(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
+	v, err := actors.Init(s.sys, e, func(*HTTPAPI) (actors.Change[HTTPAPI], error) {
 		t := newTx(s, sc, nil)
 		t.next.Seq = seq
 		t.SetAPI(api)

@@ -164,7 +164,7 @@ func (s *Service) create(sc awswire.Scope, d *dirs, name string, fifo bool, attr
 		q.Tags = nil
 	}
 	dir := d.queues
-	_, err := actors.Update(s.sys, e, func(*Queue) (actors.Change[Queue], error) {
+	_, err := actors.Init(s.sys, e, func(*Queue) (actors.Change[Queue], error) {
 		return actors.Change[Queue]{Next: q, Records: []actors.Record{actors.Put(queueKey(sc, name), q)}}, nil
 	})
 	if err != nil {

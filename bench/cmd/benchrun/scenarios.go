@@ -91,14 +91,9 @@ func scenarios() []scenario {
 			Setup:    createVault("bench-vault"),
 			Build:    sdkGet("/backup-vaults/bench-vault"),
 		},
-		{
-			// CreateBackupVault in memory, a new vault each request: one
-			// owner actor spawned and asked per request.
-			Name:     "CreateBackupVault/memory",
-			Emulator: true,
-			Build:    sdkPut,
-			Vary:     newVaultName(),
-		},
+		createVaultMemory(),
+		createRestAPIs(),
+		createAPIKeys(),
 		{
 			// The same in persistent mode with the store's group commit.
 			Name:     "CreateBackupVault/persistent",
@@ -405,6 +400,60 @@ func newVaultName() func(*fasthttp.Request) {
 		b = strconv.AppendUint(b, seq.Add(1), 36)
 		req.URI().SetPathBytes(b)
 	}
+}
+
+// createVaultMemory is CreateBackupVault in memory, a new vault each
+// request: its first change runs in the creating request (actors.Init),
+// no owner actor is spawned. Its moto twin does the same against moto.
+func createVaultMemory() scenario {
+	sc := scenario{Name: "CreateBackupVault/memory", Emulator: true, Build: sdkPut, Vary: newVaultName()}
+	sc.Moto = func() scenario { return scenario{Name: sc.Name, Emulator: true, Build: sdkPut, Vary: newVaultName()} }
+	return sc
+}
+
+// createRestAPIs is CreateRestApi as the SDK sends it, a new API (its own
+// name) each request, with a moto twin.
+func createRestAPIs() scenario {
+	return namedCreate("CreateRestApi/memory", "/restapis", "bench-api-", `,"description":"benchmark"`)
+}
+
+// createAPIKeys is CreateApiKey as the SDK sends it, a new enabled key
+// (its own name) each request, with a moto twin.
+func createAPIKeys() scenario {
+	return namedCreate("CreateApiKey/memory", "/apikeys", "bench-key-", `,"enabled":true`)
+}
+
+// namedCreate POSTs {"name": prefix+n, ...extra} to an API Gateway path,
+// n counting up.
+func namedCreate(name, path, prefix, extra string) scenario {
+	build := func() scenario {
+		var seq atomic.Uint64
+		stamp := strconv.FormatInt(time.Now().UnixNano()%1e6, 36) + "-"
+		return scenario{
+			Name:     name,
+			Emulator: true,
+			Build: func(req *fasthttp.Request) {
+				req.Header.SetMethod(fasthttp.MethodPost)
+				req.SetRequestURI(path)
+				req.Header.SetContentType("application/json")
+				apigwHeaders(req)
+			},
+			Vary: func(req *fasthttp.Request) {
+				var buf [96]byte
+				b := append(buf[:0], `{"name":"`...)
+				b = append(b, prefix...)
+				b = append(b, stamp...)
+				b = strconv.AppendUint(b, seq.Add(1), 36)
+				b = append(b, '"')
+				b = append(b, extra...)
+				b = append(b, '}')
+				req.SetBody(b)
+			},
+		}
+	}
+	sc := build()
+	sc.Moto = build
+	return sc
 }
 
 func get(path string) func(*fasthttp.Request) {
