@@ -41,7 +41,9 @@ func (o *orderIndex[S]) set(key string, e *Entry[S]) {
 	if o.tree == nil {
 		o.tree = newOrderTree[S]()
 	}
-	o.tree.Set(orderItem[S]{key, e})
+	// Load appends without a search when key sorts last, as creation
+	// order keys do; otherwise it inserts as Set.
+	o.tree.Load(orderItem[S]{key, e})
 	o.snap = nil
 	o.mu.Unlock()
 }
