@@ -71,10 +71,10 @@ func (d *Directory[S]) Reserve(id string, e *Entry[S]) bool { return d.ReserveAt
 // ReserveAt claims id for e, listed at order (SeqKey for creation order;
 // order keys MUST be unique in the directory).
 func (d *Directory[S]) ReserveAt(id, order string, e *Entry[S]) bool {
+	e.order = order // before the entry is in the map, where a listing may build the order
 	if _, loaded := d.m.LoadOrStore(id, e); loaded {
 		return false
 	}
-	e.order = order
 	d.order.set(order, e)
 	return true
 }
@@ -98,12 +98,17 @@ func (d *Directory[S]) Release(id string, e *Entry[S]) {
 // It reads one consistent version of the order.
 func (d *Directory[S]) Ordered(from string) iter.Seq2[string, *S] {
 	return func(yield func(string, *S) bool) {
-		for k, e := range d.order.from(from) {
+		for k, e := range d.order.from(from, d.entries) {
 			if s := e.snap.Load(); s != nil && !yield(k, s) {
 				return
 			}
 		}
 	}
+}
+
+// entries yields every entry holding an id.
+func (d *Directory[S]) entries(yield func(*Entry[S]) bool) {
+	d.m.Range(func(_ string, e *Entry[S]) bool { return yield(e) })
 }
 
 // Entry returns the owner holding id, if its state is published.

@@ -498,3 +498,51 @@ func TestIDs(t *testing.T) {
 		t.Error("found after every holder was removed")
 	}
 }
+
+// TestDirectoryOrderBuiltWhileWriting: the order is built at the first
+// listing, while other goroutines reserve and release ids; afterwards it
+// lists exactly the ids held, in order.
+func TestDirectoryOrderBuiltWhileWriting(t *testing.T) {
+	for round := range 20 {
+		d := actors.NewDirectory[vault]()
+		reserve := func(id string) *actors.Entry[vault] {
+			e := actors.NewEntry[vault](actors.Ref{})
+			e.Publish(&vault{Name: id})
+			if !d.Reserve(id, e) {
+				t.Fatalf("reserve %s failed", id)
+			}
+			return e
+		}
+		for i := range 100 {
+			reserve(fmt.Sprintf("a%03d", i))
+		}
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Go(func() {
+				for i := range 50 {
+					id := fmt.Sprintf("w%d-%03d", w, i)
+					e := reserve(id)
+					if i%3 == 0 {
+						d.Release(id, e)
+					}
+				}
+			})
+		}
+		wg.Go(func() {
+			for range d.Ordered("") {
+			}
+		})
+		wg.Wait()
+		var want []string
+		for _, s := range d.Snapshots(byName) {
+			want = append(want, s.Name)
+		}
+		var got []string
+		for _, v := range d.Ordered("") {
+			got = append(got, v.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: ordered %d ids, held %d:\n%v\n%v", round, len(got), len(want), got, want)
+		}
+	}
+}
