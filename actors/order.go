@@ -14,8 +14,9 @@ import (
 // APIs and API keys list by scanning) keeps no index and pays nothing.
 // Creates in a burst then cost an in-place insert each (no copy, no
 // garbage), where a persistent map copied a path of nodes per create (a
-// third of a create's CPU with 500k resources, its garbage included); the
-// first change after a listing copies the path it touches. The mutex is
+// sixth of a create's CPU with 500k resources, and much of its garbage);
+// the first change after a listing copies the path it touches. Building
+// holds the mutex for one sort of the directory, once. The mutex is
 // per directory and held for an insert or a delete, never while listing.
 type orderIndex[S any] struct {
 	mu   sync.Mutex

@@ -171,7 +171,16 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 	}()
 	req := s.fillRequest(ctx, t, x)
 
+	resets := s.resets.Load()
 	s.execute.Serve(req, &x.resp)
+	if x.resp.Status >= 500 && s.resets.Load() != resets {
+		// A reset began while it ran and took away what it was using (a
+		// function it was invoking, a backend's API): it gets what a
+		// request after the reset gets, rather than a 5xx of a state that
+		// no longer exists.
+		x.resp.Reset()
+		s.execute.Serve(req, &x.resp)
+	}
 
 	h := &ctx.Response.Header
 	h.DisableNormalizing()

@@ -32,6 +32,7 @@ type Server struct {
 	fast         *fasthttp.Server
 	maxBody      int
 	execute      execute.Handler
+	resets       *atomic.Uint64
 	websocket    WebSocket
 	cloudWatch   func(awswire.Scope) *metrics.Store
 	// rpc are the served query- and JSON-protocol services, rpcList the
@@ -87,6 +88,9 @@ type ServerOptions struct {
 	MaxConns, MaxConnsPerIP int
 	// MaxWebSockets caps the open WebSocket connections (zero: no cap).
 	MaxWebSockets int
+	// Resets counts the resets begun (nil: none happen). An execution that
+	// fails while one begins is served again (serveExecute).
+	Resets *atomic.Uint64
 }
 
 // ExtraRoute is an endpoint that is not an AWS operation.
@@ -122,6 +126,10 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.router = rt
 	s.maxBody = opts.MaxBodyBytes
 	s.execute = opts.Execute
+	s.resets = opts.Resets
+	if s.resets == nil {
+		s.resets = new(atomic.Uint64)
+	}
 	s.websocket = opts.WebSocket
 	s.maxSockets = int64(opts.MaxWebSockets)
 	s.maxConns, s.maxConnsPerIP = opts.MaxConns, opts.MaxConnsPerIP

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -48,6 +49,7 @@ type Emulator struct {
 	shutdownOnce sync.Once
 	shutdownErr  error
 	releasing    sync.Mutex // held while a reset's memory goes back to the OS
+	resets       atomic.Uint64
 }
 
 // Option adds something main owns to an Emulator.
@@ -154,6 +156,7 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 		MaxConns:      cfg.MaxConns,
 		MaxConnsPerIP: cfg.MaxConnsPerIP,
 		MaxWebSockets: cfg.WebSocketMaxConnections,
+		Resets:        &e.resets,
 		CloudWatch: func(sc awswire.Scope) *metrics.Store {
 			return e.metrics.Of(sc.Account, sc.Region)
 		},
@@ -331,6 +334,7 @@ func (e *Emulator) Inbox() *inbox.Inbox { return e.inbox }
 // Once the retired owners have ended, a large reset hands its memory back
 // to the operating system (see release).
 func (e *Emulator) Reset() error {
+	e.resets.Add(1)
 	heap := heapObjects()
 	e.closeSockets()
 	e.detach()
