@@ -171,13 +171,14 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 	}()
 	req := s.fillRequest(ctx, t, x)
 
-	resets := s.resets.Load()
+	ended := s.resets.ended.Load()
 	s.execute.Serve(req, &x.resp)
-	if x.resp.Status >= 500 && s.resets.Load() != resets {
-		// A reset began while it ran and took away what it was using (a
-		// function it was invoking, a backend's API): it gets what a
-		// request after the reset gets, rather than a 5xx of a state that
-		// no longer exists.
+	if x.resp.Status >= 500 && s.resets.begun.Load() != ended {
+		// A reset ran while it did (or was running as it began) and may
+		// have taken away what it was using (the function it invoked, the
+		// API it found): once the reset has ended, it gets what a request
+		// after the reset gets, rather than a 5xx of a state that is gone.
+		s.resets.waitEnded()
 		x.resp.Reset()
 		s.execute.Serve(req, &x.resp)
 	}

@@ -32,7 +32,7 @@ type Server struct {
 	fast         *fasthttp.Server
 	maxBody      int
 	execute      execute.Handler
-	resets       *atomic.Uint64
+	resets       *Resets
 	websocket    WebSocket
 	cloudWatch   func(awswire.Scope) *metrics.Store
 	// rpc are the served query- and JSON-protocol services, rpcList the
@@ -88,9 +88,28 @@ type ServerOptions struct {
 	MaxConns, MaxConnsPerIP int
 	// MaxWebSockets caps the open WebSocket connections (zero: no cap).
 	MaxWebSockets int
-	// Resets counts the resets begun (nil: none happen). An execution that
-	// fails while one begins is served again (serveExecute).
-	Resets *atomic.Uint64
+	// Resets tells the front when resets run (nil: none do). An execution
+	// that fails while one runs is served again after it (serveExecute).
+	Resets *Resets
+}
+
+// Resets counts the resets begun and ended.
+type Resets struct{ begun, ended atomic.Uint64 }
+
+// Begin records that a reset begins; End, that it has ended.
+func (r *Resets) Begin() { r.begun.Add(1) }
+
+// End records that a reset has ended.
+func (r *Resets) End() { r.ended.Add(1) }
+
+// resetWait bounds how long a request waits for a reset to end.
+const resetWait = 5 * time.Second
+
+// waitEnded waits, at most resetWait, until every reset begun has ended.
+func (r *Resets) waitEnded() {
+	for deadline := time.Now().Add(resetWait); r.ended.Load() < r.begun.Load() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // ExtraRoute is an endpoint that is not an AWS operation.
@@ -128,7 +147,7 @@ func NewServer(log *slog.Logger, opts ServerOptions) (*Server, error) {
 	s.execute = opts.Execute
 	s.resets = opts.Resets
 	if s.resets == nil {
-		s.resets = new(atomic.Uint64)
+		s.resets = new(Resets)
 	}
 	s.websocket = opts.WebSocket
 	s.maxSockets = int64(opts.MaxWebSockets)

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -49,7 +48,7 @@ type Emulator struct {
 	shutdownOnce sync.Once
 	shutdownErr  error
 	releasing    sync.Mutex // held while a reset's memory goes back to the OS
-	resets       atomic.Uint64
+	resets       httpfront.Resets
 }
 
 // Option adds something main owns to an Emulator.
@@ -334,7 +333,8 @@ func (e *Emulator) Inbox() *inbox.Inbox { return e.inbox }
 // Once the retired owners have ended, a large reset hands its memory back
 // to the operating system (see release).
 func (e *Emulator) Reset() error {
-	e.resets.Add(1)
+	e.resets.Begin()
+	defer e.resets.End()
 	heap := heapObjects()
 	e.closeSockets()
 	e.detach()
