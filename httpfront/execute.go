@@ -180,7 +180,7 @@ func (s *Server) serveExecute(ctx *fasthttp.RequestCtx, t executeTarget) {
 		// after the reset gets, rather than a 5xx of a state that is gone.
 		s.resets.waitEnded()
 		x.resp.Reset()
-		s.execute.Serve(req, &x.resp)
+		s.execute.Serve(s.fillRequest(ctx, t, x), &x.resp)
 	}
 
 	h := &ctx.Response.Header

@@ -96,7 +96,7 @@ type ServerOptions struct {
 // Resets counts the resets begun and ended.
 type Resets struct{ begun, ended atomic.Uint64 }
 
-// Begin records that a reset begins; End, that it has ended.
+// Begin records that a reset begins.
 func (r *Resets) Begin() { r.begun.Add(1) }
 
 // End records that a reset has ended.
