@@ -11,20 +11,32 @@ import (
 	"testing"
 )
 
+// inChild runs the calling test again in a child process, whose file-size
+// limit nothing else shares, and reports whether this is the child (which
+// then does the work); in the parent the child's result is the test's.
+func inChild(t *testing.T) bool {
+	t.Helper()
+	const env = "STORE_DISKFULL_CHILD"
+	if os.Getenv(env) == t.Name() {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	t.Logf("child:\n%s", out)
+	return false
+}
+
 // TestBoltDiskFull fills the disk under a running store for real: the
 // process's file-size limit (RLIMIT_FSIZE, which binds root too, unlike a
 // read-only mode) is lowered to the store file's size, so bbolt's writes
 // that grow the file fail with EFBIG as they would with ENOSPC. It runs in
 // a child process, whose limit nothing else shares.
 func TestBoltDiskFull(t *testing.T) {
-	if os.Getenv("STORE_DISKFULL_CHILD") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestBoltDiskFull$", "-test.v")
-		cmd.Env = append(os.Environ(), "STORE_DISKFULL_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "--- PASS: TestBoltDiskFull") {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
-		t.Logf("child:\n%s", out)
+	if !inChild(t) {
 		return
 	}
 	dir := t.TempDir()
@@ -126,14 +138,7 @@ func checkKeys(t *testing.T, s Store, keys []string) {
 // writes then succeed under the same limit, and a reopen finds exactly
 // them at the wiped epoch.
 func TestBoltWipeOnFullDisk(t *testing.T) {
-	if os.Getenv("STORE_WIPEFULL_CHILD") == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestBoltWipeOnFullDisk$", "-test.v")
-		cmd.Env = append(os.Environ(), "STORE_WIPEFULL_CHILD=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "--- PASS: TestBoltWipeOnFullDisk") {
-			t.Fatalf("child: %v\n%s", err, out)
-		}
-		t.Logf("child:\n%s", out)
+	if !inChild(t) {
 		return
 	}
 	dir := t.TempDir()
@@ -192,16 +197,5 @@ func TestBoltWipeOnFullDisk(t *testing.T) {
 			t.Fatalf("write %d after the wipe: %v", i, err)
 		}
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := OpenBolt(dir, BoltOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = s2.Close() }()
-	if s2.Epoch() != epoch+1 {
-		t.Fatalf("epoch %d after a reopen, want %d", s2.Epoch(), epoch+1)
-	}
-	checkKeys(t, s2, []string{"after/0", "after/1", "after/2"})
+	reopenHolds(t, s, dir, epoch+1, []string{"after/0", "after/1", "after/2"})
 }
