@@ -54,7 +54,7 @@ func Handlers(svc *lambda.Service) map[string]restjson.Handler {
 // Partial lists the supported operations that are emulated only in part
 // (docs/lambda.md); the others are fully supported.
 var Partial = []string{
-	"CreateFunction", "UpdateFunctionCode", "UpdateFunctionConfiguration", "GetFunction", "Invoke",
+	"CreateFunction", "UpdateFunctionCode", "UpdateFunctionConfiguration", "Invoke",
 	"AddPermission", "PutFunctionConcurrency", "GetAccountSettings",
 }
 
