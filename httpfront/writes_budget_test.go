@@ -22,19 +22,19 @@ var writeBudgets = []struct {
 	allocs  float64
 	request func(i int, req *fasthttp.Request)
 }{
-	{"CreateBackupVault", 42, func(i int, req *fasthttp.Request) {
+	{"CreateBackupVault", 40, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("PUT")
 		req.SetRequestURI("/backup-vaults/budget-" + strconv.Itoa(i))
 		req.Header.Set("Authorization", benchAuth)
 		req.SetBodyString(`{"BackupVaultTags":{"team":"platform"},"CreatorRequestId":"budget"}`)
 	}},
-	{"CreateRestApi", 46, func(i int, req *fasthttp.Request) {
+	{"CreateRestApi", 44, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("POST")
 		req.SetRequestURI("/restapis")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
 		req.SetBodyString(fmt.Sprintf(`{"name":"budget-%d","description":"allocation budget"}`, i))
 	}},
-	{"CreateApiKey", 32, func(i int, req *fasthttp.Request) {
+	{"CreateApiKey", 30, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("POST")
 		req.SetRequestURI("/apikeys")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
@@ -70,7 +70,7 @@ func TestWriteAllocationBudgets(t *testing.T) {
 		op      string
 		allocs  float64
 		request func(i int, req *fasthttp.Request)
-	}{"PutMethod+DeleteMethod", 42, func(i int, req *fasthttp.Request) {
+	}{"PutMethod+DeleteMethod", 41, func(i int, req *fasthttp.Request) {
 		req.SetRequestURI("/restapis/" + api.ID + "/resources/" + api.RootResourceID + "/methods/GET")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
 		if i%2 == 0 {

@@ -237,15 +237,42 @@ func TypeName(t reflect.Type) string {
 	return t.String()
 }
 
-// JSON writes v as the JSON body with the given status.
+// JSON writes v as the JSON body with the given status. It encodes into
+// a pooled buffer and copies the result into the response's own (pooled)
+// body, where Marshal's fresh buffer grew by doubling on every answer.
 func (c *Call) JSON(status int, v any) error {
-	b, err := Marshal(v)
-	if err != nil {
-		return fmt.Errorf("restjson: encode %s: %w", c.opName(), err)
+	e := encoders.Get().(*jsonEncoder)
+	if err := e.enc.Encode(v); err != nil {
+		return fmt.Errorf("restjson: encode %s: %w", c.opName(), err) // e is dropped
 	}
-	c.Raw(status, b)
+	b := e.buf.Bytes()
+	c.Ctx.SetStatusCode(status)
+	c.Ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
+	c.Ctx.Response.SetBody(b[:len(b)-1]) // Encode appends a newline
+	if e.buf.Cap() <= maxPooledEncoder {
+		e.buf.Reset()
+		encoders.Put(e)
+	}
 	return nil
 }
+
+// jsonEncoder is an encoder writing compact JSON without HTML escaping,
+// as AWS does, into its own buffer.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// maxPooledEncoder: an encoder whose buffer grew past it (a large answer)
+// is not kept.
+const maxPooledEncoder = 64 << 10
+
+var encoders = sync.Pool{New: func() any {
+	e := &jsonEncoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // Marshal encodes v as compact JSON without HTML escaping, as AWS does.
 func Marshal(v any) ([]byte, error) {
