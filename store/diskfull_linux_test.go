@@ -30,6 +30,30 @@ func inChild(t *testing.T) bool {
 	return false
 }
 
+// fillDisk lowers the process's file-size limit to the size of the store
+// file in dir, so that bbolt's growth of the file fails with EFBIG as it
+// would with ENOSPC; the function it returns lifts the limit again.
+func fillDisk(t *testing.T, dir string) (lift func()) {
+	t.Helper()
+	fi, err := os.Stat(filepath.Join(dir, "emulator.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+		t.Fatal(err)
+	}
+	full := syscall.Rlimit{Cur: uint64(fi.Size()), Max: old.Max}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &full); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestBoltDiskFull fills the disk under a running store for real: the
 // process's file-size limit (RLIMIT_FSIZE, which binds root too, unlike a
 // read-only mode) is lowered to the store file's size, so bbolt's writes
@@ -54,18 +78,7 @@ func TestBoltDiskFull(t *testing.T) {
 		}
 		acked = append(acked, k)
 	}
-	fi, err := os.Stat(filepath.Join(dir, "emulator.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Fatal(err)
-	}
-	full := syscall.Rlimit{Cur: uint64(fi.Size()), Max: old.Max}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &full); err != nil {
-		t.Fatal(err)
-	}
+	lift := fillDisk(t, dir)
 	epoch := s.Epoch()
 	failed := ""
 	for i := range 1000 {
@@ -95,9 +108,7 @@ func TestBoltDiskFull(t *testing.T) {
 		t.Fatalf("epoch moved from %d to %d", epoch, s.Epoch())
 	}
 	// Space returns: the same write succeeds, and survives a reopen.
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Fatal(err)
-	}
+	lift()
 	if err := s.Apply(epoch, Put(failed, value)); err != nil {
 		t.Fatalf("write after space returned: %v", err)
 	}
@@ -153,20 +164,7 @@ func TestBoltWipeOnFullDisk(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	path := filepath.Join(dir, "emulator.db")
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Fatal(err)
-	}
-	full := syscall.Rlimit{Cur: uint64(fi.Size()), Max: old.Max}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &full); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old) }()
+	defer fillDisk(t, dir)()
 	// Fill what free pages are left, until the disk refuses even a small
 	// write: a wipe's commit needs a few pages too.
 	for _, size := range []int{64 << 10, 4 << 10, 256} {
