@@ -251,28 +251,15 @@ func (s *boltStore) commit(batch []*request) {
 		}
 		return
 	}
-	epoch := s.epoch.Load()
+	var epoch uint64
 	err := update(s.db, func(tx *bolt.Tx) error {
 		records := tx.Bucket(recordsBucket)
-		for _, r := range batch {
-			r.err = nil
-			if r.wipe {
-				var err error
-				if records, err = wipe(tx, epoch+1); err != nil {
-					return err
-				}
-				epoch++
-				continue
-			}
-			if r.epoch != epoch {
-				r.err = ErrStale // a Wipe ahead of it in the queue
-				continue
-			}
-			if err := applyOps(records, r.ops); err != nil {
-				return err
-			}
-		}
-		return nil
+		var err error
+		epoch, err = walkBatch(batch, s.epoch.Load(), func(next uint64) (err error) {
+			records, err = wipe(tx, next)
+			return err
+		}, func(r *request) error { return applyOps(records, r.ops) })
+		return err
 	})
 	if err != nil && s.wipeByNewFile(batch) {
 		return
@@ -302,26 +289,12 @@ func (s *boltStore) commit(batch []*request) {
 // changed) when the batch has no wipe or the file cannot be removed (a
 // read-only file system).
 func (s *boltStore) wipeByNewFile(batch []*request) bool {
-	epoch, lastWipe := s.epoch.Load(), -1
-	for i, r := range batch {
-		switch {
-		case r.wipe:
-			epoch++
-			lastWipe = i
-			r.err = nil
-		case r.epoch != epoch:
-			r.err = ErrStale
-		default:
-			r.err = nil
-		}
-	}
-	if lastWipe < 0 {
+	wiped, unwiped := false, false // unwiped: a write no wipe follows, which needs the file
+	epoch, _ := walkBatch(batch, s.epoch.Load(),
+		func(uint64) error { wiped, unwiped = true, false; return nil },
+		func(*request) error { unwiped = true; return nil })
+	if !wiped || unwiped {
 		return false
-	}
-	for _, r := range batch[lastWipe+1:] {
-		if r.err == nil { // a write no wipe follows: it needs the file
-			return false
-		}
 	}
 	if err := os.Remove(s.path); err != nil {
 		s.log.Error("wipe failed: the store file can be neither written nor removed", "err", err)
@@ -357,6 +330,32 @@ func (s *boltStore) reopen() bool {
 // update runs a commit's transaction; tests replace it to make the disk
 // refuse a commit in ways a file-size limit cannot.
 var update = (*bolt.DB).Update
+
+// walkBatch goes through batch in queue order from the committed epoch, as a
+// commit does: each wipe (wipe gets the epoch it starts) moves the epoch
+// on, a write of an earlier epoch is stale (a Wipe ahead of it in the
+// queue), every other goes to write. It sets each request's err and
+// returns the epoch the batch ends at, or the first error of wipe or
+// write.
+func walkBatch(batch []*request, epoch uint64, wipe func(next uint64) error, write func(*request) error) (uint64, error) {
+	for _, r := range batch {
+		r.err = nil
+		switch {
+		case r.wipe:
+			if err := wipe(epoch + 1); err != nil {
+				return epoch, err
+			}
+			epoch++
+		case r.epoch != epoch:
+			r.err = ErrStale
+		default:
+			if err := write(r); err != nil {
+				return epoch, err
+			}
+		}
+	}
+	return epoch, nil
+}
 
 // applyOps writes one request's ops into records.
 func applyOps(records *bolt.Bucket, ops []Op) error {
