@@ -237,18 +237,36 @@ func TypeName(t reflect.Type) string {
 	return t.String()
 }
 
-// JSON writes v as the JSON body with the given status. It encodes into
-// a pooled buffer and copies the result into the response's own (pooled)
-// body, where Marshal's fresh buffer grew by doubling on every answer.
+// JSON writes v as the JSON body with the given status, copied into the
+// response's own (pooled) body.
 func (c *Call) JSON(status int, v any) error {
+	err := encode(v, func(b []byte) {
+		c.Ctx.SetStatusCode(status)
+		c.Ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
+		c.Ctx.Response.SetBody(b)
+	})
+	if err != nil {
+		return fmt.Errorf("restjson: encode %s: %w", c.opName(), err)
+	}
+	return nil
+}
+
+// Marshal encodes v as compact JSON without HTML escaping, as AWS does.
+func Marshal(v any) (out []byte, err error) {
+	err = encode(v, func(b []byte) { out = bytes.Clone(b) })
+	return out, err
+}
+
+// encode encodes v as compact JSON without HTML escaping into a pooled
+// buffer and hands the bytes to use, which must copy what it keeps: a
+// fresh buffer per answer grew by doubling each time.
+func encode(v any, use func(b []byte)) error {
 	e := encoders.Get().(*jsonEncoder)
 	if err := e.enc.Encode(v); err != nil {
-		return fmt.Errorf("restjson: encode %s: %w", c.opName(), err) // e is dropped
+		return err // e is dropped
 	}
 	b := e.buf.Bytes()
-	c.Ctx.SetStatusCode(status)
-	c.Ctx.Response.Header.SetContentTypeBytes(contentTypeJSON)
-	c.Ctx.Response.SetBody(b[:len(b)-1]) // Encode appends a newline
+	use(b[:len(b)-1]) // Encode appends a newline
 	if e.buf.Cap() <= maxPooledEncoder {
 		e.buf.Reset()
 		encoders.Put(e)
@@ -256,8 +274,7 @@ func (c *Call) JSON(status int, v any) error {
 	return nil
 }
 
-// jsonEncoder is an encoder writing compact JSON without HTML escaping,
-// as AWS does, into its own buffer.
+// jsonEncoder is an encoder and the buffer it writes into.
 type jsonEncoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
@@ -273,18 +290,6 @@ var encoders = sync.Pool{New: func() any {
 	e.enc.SetEscapeHTML(false)
 	return e
 }}
-
-// Marshal encodes v as compact JSON without HTML escaping, as AWS does.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	b := buf.Bytes()
-	return b[:len(b)-1], nil // Encode appends a newline
-}
 
 var contentTypeJSON = []byte("application/json")
 
