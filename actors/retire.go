@@ -74,7 +74,7 @@ func (s *System) answered(pids []*actor.PID, msg any) bool {
 }
 
 // endAfterLinger ends the retired owners at pids after the linger, a
-// window at a time, on one timer for the whole batch.
+// window at a time, in the lingering queue with the other retirements.
 func (s *System) endAfterLinger(pids []*actor.PID) {
 	if len(pids) == 0 {
 		return
@@ -86,49 +86,52 @@ func (s *System) endAfterLinger(pids []*actor.PID) {
 	}
 	s.stops.pending[done] = struct{}{}
 	s.stops.mu.Unlock()
-	time.AfterFunc(linger, func() {
-		for w := range slices.Chunk(pids, stopWindow) {
-			s.answered(w, stopMsg{})
-		}
-		s.stops.ended.Add(int64(len(pids)))
-		s.stops.mu.Lock()
-		delete(s.stops.pending, done)
-		s.stops.mu.Unlock()
-		close(done)
+	s.lingering.add(func() {
+		go func() { // a batch waits for answers; the queue does not
+			for w := range slices.Chunk(pids, stopWindow) {
+				s.answered(w, stopMsg{})
+			}
+			s.stops.ended.Add(int64(len(pids)))
+			s.stops.mu.Lock()
+			delete(s.stops.pending, done)
+			s.stops.mu.Unlock()
+			close(done)
+		}()
 	})
 }
 
-// lingering holds the owners retired one at a time (a delete) until
-// their linger ends, then stops them: one goroutine and one timer for all,
-// in retirement order, since every linger is as long. A timer per owner
-// would leave Go's per-P timer heaps, which never shrink, sized for the
-// largest burst of deletes.
+// lingering holds retired owners until their linger ends, then ends
+// them: the owners retired one at a time (a delete) and the batches a
+// reset retires, with one goroutine and one timer for all, in retirement
+// order, since every linger is as long. A timer per owner would leave Go's
+// per-P timer heaps, which never shrink, sized for the largest burst of
+// deletes.
 type lingering struct {
 	mu      sync.Mutex
-	queue   []lingeringOwner // by deadline
+	queue   []lingeringEnd // by deadline
 	running bool
 }
 
-type lingeringOwner struct {
-	pid *actor.PID
+type lingeringEnd struct {
+	end func() // MUST NOT block
 	at  time.Time
 }
 
-// add stops pid once the linger has passed.
-func (l *lingering) add(s *System, pid *actor.PID) {
+// add runs end once the linger has passed.
+func (l *lingering) add(end func()) {
 	l.mu.Lock()
-	l.queue = append(l.queue, lingeringOwner{pid, time.Now().Add(linger)})
+	l.queue = append(l.queue, lingeringEnd{end, time.Now().Add(linger)})
 	start := !l.running
 	l.running = true
 	l.mu.Unlock()
 	if start {
-		go l.run(s)
+		go l.run()
 	}
 }
 
-// run stops the owners whose linger has passed, waiting for the next,
+// run ends the owners whose linger has passed, waiting for the next,
 // until none is left.
-func (l *lingering) run(s *System) {
+func (l *lingering) run() {
 	for {
 		l.mu.Lock()
 		if len(l.queue) == 0 {
@@ -137,7 +140,7 @@ func (l *lingering) run(s *System) {
 			return
 		}
 		now := time.Now()
-		n, _ := slices.BinarySearchFunc(l.queue, now, func(o lingeringOwner, t time.Time) int { return o.at.Compare(t) })
+		n, _ := slices.BinarySearchFunc(l.queue, now, func(o lingeringEnd, t time.Time) int { return o.at.Compare(t) })
 		if n == 0 {
 			wait := l.queue[0].at.Sub(now)
 			l.mu.Unlock()
@@ -148,7 +151,7 @@ func (l *lingering) run(s *System) {
 		l.queue = slices.Delete(l.queue, 0, n)
 		l.mu.Unlock()
 		for _, o := range due {
-			s.root.Poison(o.pid)
+			o.end()
 		}
 	}
 }

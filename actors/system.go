@@ -252,7 +252,8 @@ func (a *ownerActor) retire(ctx actor.Context) {
 		return
 	}
 	a.markRetired()
-	a.sys.lingering.add(a.sys, ctx.Self())
+	self, root := ctx.Self(), a.sys.root
+	a.sys.lingering.add(func() { root.Poison(self) })
 }
 
 // markRetired makes the owner answer ErrGone from now on and drops its
