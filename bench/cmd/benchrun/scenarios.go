@@ -406,8 +406,11 @@ func newVaultName() func(*fasthttp.Request) {
 // request: its first change runs in the creating request (actors.Init),
 // no owner actor is spawned. Its moto twin does the same against moto.
 func createVaultMemory() scenario {
-	sc := scenario{Name: "CreateBackupVault/memory", Emulator: true, Build: sdkPut, Vary: newVaultName()}
-	sc.Moto = func() scenario { return scenario{Name: sc.Name, Emulator: true, Build: sdkPut, Vary: newVaultName()} }
+	build := func() scenario {
+		return scenario{Name: "CreateBackupVault/memory", Emulator: true, Build: sdkPut, Vary: newVaultName()}
+	}
+	sc := build()
+	sc.Moto = build
 	return sc
 }
 
