@@ -17,11 +17,13 @@ import (
 // each costs today, so that a change that adds allocations to the write
 // path fails here instead of quietly costing throughput (bench/README.md,
 // "Writes").
-var writeBudgets = []struct {
+type writeBudget struct {
 	op      string
 	allocs  float64
 	request func(i int, req *fasthttp.Request)
-}{
+}
+
+var writeBudgets = []writeBudget{
 	{"CreateBackupVault", 40, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("PUT")
 		req.SetRequestURI("/backup-vaults/budget-" + strconv.Itoa(i))
@@ -66,11 +68,7 @@ func TestWriteAllocationBudgets(t *testing.T) {
 			t.Fatalf("create: %v %s", err, ctx.Response.Body())
 		}
 	}
-	budgets := append(writeBudgets, struct {
-		op      string
-		allocs  float64
-		request func(i int, req *fasthttp.Request)
-	}{"PutMethod+DeleteMethod", 41, func(i int, req *fasthttp.Request) {
+	budgets := append(writeBudgets, writeBudget{"PutMethod+DeleteMethod", 41, func(i int, req *fasthttp.Request) {
 		req.SetRequestURI("/restapis/" + api.ID + "/resources/" + api.RootResourceID + "/methods/GET")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
 		if i%2 == 0 {
