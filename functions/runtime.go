@@ -37,6 +37,8 @@ type Runtime struct {
 	// inFlight counts the invocations running or waiting for an
 	// instance, every function together (bounded by cfg.MaxInvocations).
 	inFlight atomic.Int64
+
+	activity activityLog // recent invocations, for a dashboard (activity.go)
 }
 
 var errPoolGone = errors.New("pool evicted")
@@ -369,6 +371,9 @@ func (r *Runtime) settle(fn *Function, inst *instance, inv *invocation, start ti
 		r.platformLine(fn, inst, inv, l)
 	}
 	res.LogTail = lastBytes(inv.tail.b, TailSize)
+	// Every invocation that reached an instance ends here, once: before
+	// the release, so the next one on this instance records after it.
+	r.recordInvocation(fn, start.Add(-res.InitDuration), &res)
 	if keep {
 		inst.pool.release(inst)
 	}
@@ -391,6 +396,7 @@ func (r *Runtime) entrypointFailure(fn *Function, inv *invocation, why string) R
 		log.Info(l)
 	}
 	res.LogTail = lastBytes(inv.tail.b, TailSize)
+	r.recordInvocation(fn, time.Now(), &res)
 	return res
 }
 
@@ -445,11 +451,12 @@ func lastBytes(b []byte, n int) []byte {
 // Evict drops the warm instances of the functions whose qualified ARN is
 // arnPrefix or starts with arnPrefix+":" (so "…:function:f" is every
 // version of f, not f2). Busy instances finish their invocation first.
+// A function evicted whole (deleted) loses its remembered invocations.
 func (r *Runtime) Evict(arnPrefix string) {
+	r.activity.forget(arnPrefix)
 	r.pools.Range(func(k, v any) bool {
 		p := v.(*pool)
-		if p.arn == arnPrefix || strings.HasPrefix(p.arn, arnPrefix+":") ||
-			(strings.HasSuffix(arnPrefix, ":") && strings.HasPrefix(p.arn, arnPrefix)) {
+		if arnUnder(p.arn, arnPrefix) {
 			r.pools.CompareAndDelete(k, p)
 			p.kill(false)
 		}
