@@ -32,10 +32,11 @@ type Store struct {
 	now              func() time.Time
 	shards           int
 
-	groups  *xsync.MapOf[string, *group]   // request series of routes, by dimension key
-	parents *xsync.MapOf[string, *parent]  // the coarser sets, by dimension key
-	series  *xsync.MapOf[string, *series]  // PutMetricData series, by series key
-	routes  *xsync.MapOf[routeKey, *group] // the request path's cache
+	groups  *xsync.MapOf[string, *group]      // request series of routes, by dimension key
+	parents *xsync.MapOf[string, *parent]     // the coarser sets, by dimension key
+	series  *xsync.MapOf[string, *series]     // PutMetricData series, by series key
+	routes  *xsync.MapOf[routeKey, *group]    // the request path's cache
+	keys    *xsync.MapOf[planKey, *KeyCounts] // usage plans' API keys
 }
 
 // New returns an empty store.
@@ -65,6 +66,7 @@ func New(c Config) *Store {
 		parents: xsync.NewMapOf[string, *parent](),
 		series:  xsync.NewMapOf[string, *series](),
 		routes:  xsync.NewMapOfWithHasher[routeKey, *group](hashRoute),
+		keys:    newKeys(),
 	}
 }
 

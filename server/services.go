@@ -78,6 +78,9 @@ type Service struct {
 	// Runtimes, when set, lists the function runtimes that
 	// /_emulator/lambda/runtimes reports.
 	Runtimes func() []functions.RuntimeInfo
+	// FunctionRuntime, when set, is the functions runtime once it started
+	// (nil before), which the dashboard reads.
+	FunctionRuntime func() *functions.Runtime
 	// Sockets, when set, serves WebSocket APIs' connections.
 	Sockets *sockets
 	// Close, when set, stops what the service runs outside its owners
@@ -128,6 +131,9 @@ type Env struct {
 	// Inbox captures the mail, short messages and pushes SES and SNS
 	// send (memory only; a reset empties it).
 	Inbox *inbox.Inbox
+	// Inspector keeps the traces of sampled requests to deployed REST and
+	// HTTP APIs (nil: off; a reset empties it).
+	Inspector *execute.Inspector
 }
 
 // accountBuckets is the REST service's AccountBucket for the HTTP API
@@ -177,7 +183,7 @@ func backupService(env Env) Service {
 func apigatewayService(env Env) Service {
 	svc := apigateway.New(env.Sys, env.Store, env.Now, env.Log)
 	opts := rest.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
-		Admission: env.Admission, Log: env.Log, Now: env.Now,
+		Admission: env.Admission, Log: env.Log, Now: env.Now, Inspector: env.Inspector,
 		EnforceThrottle: env.Config.EnforceGatewayThrottle, Metrics: env.Metrics,
 		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
 			Burst: int64(env.Config.AccountThrottleBurst)}}
@@ -207,7 +213,7 @@ func apigatewayv2Service(env Env) Service {
 	}
 	endpoint(env.Config.Port)
 	opts := httpapi.Options{APIs: svc, Backend: httpfront.NewBackend(env.Config.BackendMaxConns),
-		Admission: env.Admission, Log: env.Log, Now: env.Now,
+		Admission: env.Admission, Log: env.Log, Now: env.Now, Inspector: env.Inspector,
 		EnforceThrottle: env.Config.EnforceGatewayThrottle, Metrics: env.Metrics,
 		AccountLimits: throttle.Limits{Rate: env.Config.AccountThrottleRate,
 			Burst: int64(env.Config.AccountThrottleBurst)}}
@@ -259,7 +265,8 @@ func lambdaService(env Env) Service {
 	return Service{Name: "lambda", Wire: awswire.Lambda, Owners: svc,
 		Handlers: lambdahttp.Handlers(svc), Partial: lambdahttp.Partial, Listening: rt.listening,
 		DownloadCode: svc.DownloadCode,
-		Runtimes:     func() []functions.RuntimeInfo { return rt.runtime().Runtimes() }, Close: rt.close}
+		Runtimes:     func() []functions.RuntimeInfo { return rt.runtime().Runtimes() }, Close: rt.close,
+		FunctionRuntime: rt.rt.Load}
 }
 
 // functionsDir is where the functions runtime unpacks code, once per

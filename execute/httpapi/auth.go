@@ -114,6 +114,7 @@ func (inv *invocation) authorizeLambda(a *authorizer) bool {
 		key = authKey{scope: inv.scope, api: inv.api.API.APIID, stage: inv.stage.StageName,
 			authorizer: a.id, identity: identityDigest(identity)}
 		if e, ok := inv.ex.auths.Load(key); ok && inv.ex.o.Now().Before(e.expires) {
+			inv.authCached = true
 			return inv.decide(e.answer, e.answer.Decide(arn))
 		}
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	ThrottleClock func() time.Time
 	// Metrics records one request of each resolved API and stage.
 	Metrics *metrics.Regions
+	// Inspector keeps the traces of the requests it samples (nil: none
+	// are traced).
+	Inspector *execute.Inspector
 }
 
 // Executor runs requests against deployed HTTP APIs. It is safe for
@@ -104,6 +107,12 @@ type invocation struct {
 	queryDone bool
 
 	auth authResult
+	// authCached: the Lambda authorizer's answer came from the cache.
+	authCached bool
+	// tr is the trace of a request the inspector sampled; nil otherwise
+	// (recording sites check it first: a request not traced allocates
+	// nothing more).
+	tr *execute.Trace
 
 	metric             metrics.Route
 	integrationStart   time.Time
@@ -164,7 +173,11 @@ func (e *Executor) Serve(req *execute.Request, resp *execute.Response) {
 	defer e.o.Admission.Leave()
 	inv := e.acquire(req, resp)
 	defer inv.release()
+	if e.o.Inspector.SampleAt(req.Received) {
+		inv.beginTrace()
+	}
 	inv.serve()
+	inv.endTrace()
 }
 
 // serve is the pipeline: stage, route, CORS preflight, authorizer,
@@ -174,19 +187,23 @@ func (inv *invocation) serve() {
 	inv.requestID = shortIDInto(inv.idBuf[:], req.RequestID)
 	api, sc, ok := inv.ex.o.APIs.APIByID(strings.ToLower(req.APIID), req.Region)
 	if !ok || api.API.ProtocolType != "HTTP" {
+		inv.traceStep(execute.StepRoute, "not deployed", "no HTTP API has this id")
 		inv.message(404, "Not Found")
 		return
 	}
 	inv.api, inv.scope = api, sc
 	if api.API.DisableExecuteAPIEndpoint {
+		inv.traceStep(execute.StepRoute, "forbidden", "the default execute-api endpoint is disabled")
 		inv.message(403, "Forbidden")
 		return
 	}
 	if !inv.pickStage() {
+		inv.traceStep(execute.StepRoute, "no stage", "no such stage, and no $default stage")
 		inv.message(404, "Not Found")
 		return
 	}
 	if inv.preflight() {
+		inv.traceStep(execute.StepRoute, "CORS preflight", "answered by the API's CORS configuration")
 		inv.metric = inv.stageMetric()
 		inv.record(0)
 		return
@@ -197,13 +214,21 @@ func (inv *invocation) serve() {
 		inv.route = inv.dep.defaultRoute
 	}
 	if inv.route == nil {
+		if inv.tr != nil {
+			inv.traceStep(execute.StepRoute, "no match", req.Method+" "+inv.path)
+		}
 		inv.metric = inv.stageMetric()
 		inv.message(404, "Not Found")
 		inv.finish()
 		return
 	}
+	inv.traceStep(execute.StepRoute, "matched", inv.route.key)
 	inv.metric = inv.routeMetric()
-	if !inv.authorize() || !inv.throttle() {
+	ok = inv.authorize()
+	if inv.tr != nil && inv.route.auth != nil {
+		inv.traceAuth(ok)
+	}
+	if !ok || !inv.throttle() {
 		inv.finish()
 		return
 	}

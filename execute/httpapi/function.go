@@ -19,6 +19,7 @@ func (inv *invocation) function(in *integration) {
 	fns := inv.ex.o.Functions
 	if fns == nil || in.function == "" {
 		inv.ex.log.Info("function integration cannot be called", "requestId", inv.requestID, "uri", in.uri)
+		inv.traceStep(execute.StepIntegration, "error", "no function runtime, or no function in the URI")
 		inv.message(500, "Internal Server Error")
 		return
 	}
@@ -37,6 +38,18 @@ func (inv *invocation) function(in *integration) {
 	inv.integrationStart = inv.ex.o.Now()
 	reply, err := fns.Invoke(ctx, inv.scope, fn, inv.payload, in.timeout)
 	inv.integrationLatency = inv.ex.o.Now().Sub(inv.integrationStart)
+	if inv.tr != nil {
+		outcome, detail := "200", "AWS_PROXY lambda "+fn+" (payload "+in.version+")"
+		switch {
+		case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
+			outcome = "timeout"
+		case err != nil:
+			outcome, detail = "failed", detail+": "+err.Error()
+		case reply.Error != "":
+			detail += ": function error " + reply.Error
+		}
+		inv.traceIntegration(outcome, detail)
+	}
 	switch {
 	case err != nil && (errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil):
 		inv.message(503, "Service Unavailable")

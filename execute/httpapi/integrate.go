@@ -14,6 +14,7 @@ func (inv *invocation) integrate() {
 	in := inv.route.integration
 	if in == nil {
 		inv.ex.log.Info("route has no integration", "requestId", inv.requestID, "route", inv.route.key)
+		inv.traceStep(execute.StepIntegration, "error", "the route has no integration")
 		inv.message(500, "Internal Server Error")
 		return
 	}
@@ -26,6 +27,9 @@ func (inv *invocation) integrate() {
 		// AWS service integrations (integrationSubtype) and private
 		// integrations are not run (README, "What is not emulated").
 		inv.ex.log.Info("integration type not run", "requestId", inv.requestID, "type", in.kind)
+		if inv.tr != nil {
+			inv.traceStep(execute.StepIntegration, "error", in.kind+" integrations are not emulated")
+		}
 		inv.message(500, "Internal Server Error")
 	}
 }
@@ -56,6 +60,9 @@ func (inv *invocation) httpProxy(in *integration) {
 	target, ok := inv.targetURL(in)
 	if !ok {
 		inv.ex.log.Info("integration URI is not an http(s) URL", "requestId", inv.requestID, "uri", in.uri)
+		if inv.tr != nil {
+			inv.traceStep(execute.StepIntegration, "invalid endpoint", "HTTP_PROXY "+target)
+		}
 		inv.message(500, "Internal Server Error")
 		return
 	}
@@ -67,6 +74,16 @@ func (inv *invocation) httpProxy(in *integration) {
 	inv.integrationStart = inv.ex.o.Now()
 	err := inv.ex.o.Backend.Do(bq, &inv.br)
 	inv.integrationLatency = inv.ex.o.Now().Sub(inv.integrationStart)
+	if inv.tr != nil {
+		outcome, detail := strconv.Itoa(inv.br.Status), "HTTP_PROXY "+bq.Method+" "+bq.URL
+		if err != nil {
+			outcome, detail = "failed", detail+": "+err.Error()
+			if errors.Is(err, execute.ErrBackendTimeout) {
+				outcome = "timeout"
+			}
+		}
+		inv.traceIntegration(outcome, detail)
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, execute.ErrBackendTimeout):

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cloudemu/emulator/actors/apigatewayv2"
+	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/throttle"
 )
@@ -29,13 +30,25 @@ func (inv *invocation) throttle() bool {
 		l.Stage = inv.routeBucket(lim, now)
 	}
 	l.Account = inv.accountBucket(now)
-	d, _ := l.Take(now)
+	d, level := l.Take(now)
 	if d == throttle.Admitted {
+		if inv.tr != nil {
+			inv.tr.Decision = execute.DecisionAdmitted
+			inv.traceStep(execute.StepThrottle, "admitted", "")
+		}
 		return true
 	}
 	inv.metric.Reject(false)
 	if !inv.ex.o.EnforceThrottle {
+		if inv.tr != nil {
+			inv.tr.Decision = execute.DecisionAdmitted
+			inv.traceStep(execute.StepThrottle, "throttled (not enforced)", "refused by the "+level.String()+" limit")
+		}
 		return true
+	}
+	if inv.tr != nil {
+		inv.tr.Decision = execute.DecisionThrottled
+		inv.traceStep(execute.StepThrottle, "throttled", "refused by the "+level.String()+" limit")
 	}
 	inv.message(429, "Too Many Requests")
 	return false

@@ -98,22 +98,30 @@ func (inv *invocation) authorize() *gatewayError {
 		return nil
 	case "AWS_IAM":
 		if inv.req.Signed {
+			inv.traceStep(execute.StepAuthorizer, "allowed", "AWS_IAM: a signed request (credentials are not checked)")
 			return nil
 		}
+		inv.traceStep(execute.StepAuthorizer, "missing signature", "AWS_IAM: the request is not signed")
+		inv.traceDecision(execute.DecisionForbidden)
 		return errMissingToken
 	case "CUSTOM":
 		a, f := inv.m.authorizer, inv.ex.functions
 		if a == nil || f == nil || (a.kind != "TOKEN" && a.kind != "REQUEST") {
+			inv.traceStep(execute.StepAuthorizer, "error", "the authorizer is not emulated (no function runtime, or a Cognito authorizer)")
 			return errAuthorizer
 		}
 		methodArn := inv.methodArn()
 		res, e := inv.authorizerResult(f, a, methodArn, true)
 		if e != nil {
+			inv.traceAuthorizer(a, e)
 			return e
 		}
 		inv.auth = res
-		return res.decide(methodArn)
+		e = res.decide(methodArn)
+		inv.traceAuthorizer(a, e)
+		return e
 	default:
+		inv.traceStep(execute.StepAuthorizer, "error", "unsupported authorization type")
 		return errAuthorizer
 	}
 }
@@ -203,6 +211,7 @@ func (inv *invocation) authorizerResult(f Function, a *authorizer, methodArn str
 	if cache {
 		ck = authKey{scope: inv.scope, api: inv.api.API.ID, stage: inv.stage.StageName, authorizer: a.id, identity: key}
 		if res := inv.ex.auths.get(ck, a, inv.ex.now()); res != nil {
+			inv.authCached = true
 			return res, nil
 		}
 		// A miss: the identity, which may alias the request or a buffer

@@ -47,6 +47,9 @@ type Options struct {
 	// Metrics records one request of each resolved API and stage (nil:
 	// none are recorded).
 	Metrics *metrics.Regions
+	// Inspector keeps the traces of the requests it samples (nil: none
+	// are traced).
+	Inspector *execute.Inspector
 }
 
 // Executor runs requests against deployed REST APIs. It is safe for
@@ -70,6 +73,7 @@ type Executor struct {
 	accountLimits throttle.Limits
 	throttleClock func() time.Time
 	metrics       *metrics.Regions
+	inspector     *execute.Inspector
 	// debug logs one line per execution; the level is fixed for the
 	// process, so it is read once.
 	debug bool
@@ -80,7 +84,7 @@ func New(o Options) *Executor {
 	e := &Executor{apis: o.APIs, backend: o.Backend, functions: o.Functions, admission: o.Admission,
 		log: o.Log, now: o.Now, ids: awswire.NewRequestIDs(), formats: xsync.NewMapOf[string, *accessFormat](),
 		enforce: o.EnforceThrottle, accountLimits: o.AccountLimits,
-		throttleClock: o.ThrottleClock, metrics: o.Metrics, auths: newAuthCache(maxAuthCache)}
+		throttleClock: o.ThrottleClock, metrics: o.Metrics, inspector: o.Inspector, auths: newAuthCache(maxAuthCache)}
 	if e.accountLimits == (throttle.Limits{}) {
 		e.accountLimits = throttle.DefaultLimits()
 	}
@@ -122,6 +126,7 @@ type invocation struct {
 	queryDone bool
 	apiKey    string
 	apiKeyID  string
+	planID    string // the usage plan the key was accepted under
 	// limits are the throttles and quota of the request's API key under
 	// its usage plan; nil when the method takes no key.
 	limits *apigateway.KeyLimits
@@ -142,9 +147,11 @@ type invocation struct {
 	route metrics.Route
 
 	// auth is what the method's Lambda authorizer answered (nil: none
-	// ran); authLatency how long it took (0 from the cache).
+	// ran); authLatency how long it took (0 from the cache); authCached:
+	// the answer came from the cache.
 	auth        *authResult
 	authLatency time.Duration
+	authCached  bool
 
 	// payload, eventHeaders and keys are a function call's reused
 	// buffers: the event, its headers, sorted keys.
@@ -160,8 +167,14 @@ type invocation struct {
 	backendResp        execute.BackendResponse
 	backendReq         execute.BackendRequest
 
-	// log is TestInvokeMethod's execution log; nil when serving.
+	// log is the execution log: TestInvokeMethod's, or a traced served
+	// request's; nil otherwise. It only ever adds lines: no step behaves
+	// differently with it.
 	log *testLog
+	// tr is the trace of a served request the inspector sampled; nil
+	// otherwise (every recording site checks it first, so that a request
+	// not traced allocates nothing more).
+	tr *execute.Trace
 }
 
 var invocations = sync.Pool{New: func() any { return new(invocation) }}
@@ -192,6 +205,7 @@ func (inv *invocation) release() {
 	inv.auth = nil
 	inv.ex, inv.req, inv.resp, inv.api, inv.stage, inv.dep, inv.m, inv.ctx = nil, nil, nil, nil, nil, nil, nil, nil
 	inv.limits = nil
+	inv.log, inv.tr = nil, nil
 	inv.route = metrics.Route{}
 	clear(inv.plans) // no plan kept alive by the pool
 	inv.plans = inv.plans[:0]
@@ -202,13 +216,18 @@ func (inv *invocation) release() {
 func (e *Executor) Serve(req *execute.Request, resp *execute.Response) {
 	inv := e.acquire(req, resp)
 	defer inv.release()
+	if e.inspector.SampleAt(req.Received) {
+		inv.beginTrace()
+	}
 	if !e.admission.Enter() {
 		inv.fail(errBusy)
+		inv.endTrace()
 		return
 	}
 	defer e.admission.Leave()
 	inv.serve()
 	inv.finish()
+	inv.endTrace()
 }
 
 // metricsRoute is the series of the matched method (m nil: of the stage's
@@ -279,22 +298,26 @@ func (inv *invocation) serve() {
 	req := inv.req
 	api, sc, ok := inv.ex.apis.APIByID(strings.ToLower(req.APIID), req.Region)
 	if !ok {
+		inv.traceStep(execute.StepRoute, "not deployed", "no REST API has this id")
 		inv.notDeployed()
 		return
 	}
 	inv.api, inv.scope = api, sc
 	if api.API.DisableExecuteAPIEndpoint {
+		inv.traceStep(execute.StepRoute, "forbidden", "the default execute-api endpoint is disabled")
 		inv.forbidden()
 		return
 	}
 	stage, ok := api.Stages.Get(req.Stage)
 	if !ok {
+		inv.traceStep(execute.StepRoute, "forbidden", "no such stage")
 		inv.forbidden()
 		return
 	}
 	inv.stage = stage
 	d, ok := inv.pickDeployment()
 	if !ok {
+		inv.traceStep(execute.StepRoute, "forbidden", "the stage's deployment is gone")
 		inv.forbidden()
 		return
 	}
@@ -307,6 +330,9 @@ func (inv *invocation) serve() {
 		inv.m = inv.dep.methods[methodKey{match.ResourceID, match.Method}]
 	}
 	inv.route = inv.metricsRoute(inv.m)
+	if inv.tr != nil {
+		inv.traceRoute()
+	}
 	if inv.m == nil {
 		inv.fail(errMissingToken)
 		return

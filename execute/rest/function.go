@@ -112,10 +112,14 @@ func (inv *invocation) invoke(f Function, name string, payload []byte, timeout t
 func (inv *invocation) function(f Function, integ *integration) {
 	t := integ.lambda
 	if t.service != "lambda" {
+		if inv.tr != nil {
+			inv.traceStep(execute.StepIntegration, "error", integ.kind+": service "+t.service+" is not emulated")
+		}
 		inv.fail(errUnsupportedService(integ.kind, t.service))
 		return
 	}
 	if t.function == "" {
+		inv.traceStep(execute.StepIntegration, "error", "invalid Lambda function invocation URI")
 		inv.fail(errBadLambdaURI)
 		return
 	}
@@ -147,12 +151,19 @@ func (inv *invocation) function(f Function, integ *integration) {
 		if inv.log != nil {
 			inv.trace("Lambda invocation failed with status: 403. Lambda request id: " + inv.lambdaRequestID())
 		}
+		if inv.tr != nil {
+			inv.traceStep(execute.StepIntegration, "403", integ.kind+" lambda "+name+": the integration method is "+
+				integ.httpMethod+", Lambda's Invoke takes POST")
+		}
 		inv.fail(errLambdaMethod)
 		return
 	}
 	inv.integrationStart = inv.ex.now()
 	reply, timedOut, err := inv.invoke(f, name, payload, integ.timeout)
 	inv.integrationLatency = inv.ex.now().Sub(inv.integrationStart)
+	if inv.tr != nil {
+		inv.traceFunction(integ, name, reply, timedOut, err)
+	}
 	switch {
 	case timedOut:
 		inv.fail(errTimeout)
@@ -195,6 +206,7 @@ func (inv *invocation) proxyFunctionResponse(reply FunctionReply) {
 			inv.trace("Lambda execution failed with status 200 due to customer function error: " +
 				execute.FunctionErrorMessage(reply.Payload) + ". Lambda request id: " + inv.lambdaRequestID())
 		}
+		inv.traceStep(execute.StepIntegrationResponse, "function error", "a function error under a proxy integration: 502")
 		inv.fail(errLambdaFunctionError)
 		return
 	}
@@ -203,9 +215,11 @@ func (inv *invocation) proxyFunctionResponse(reply FunctionReply) {
 	answer, headers, ok := parseProxyAnswer(reply.Payload, br.Headers[:0], inv.payload[:0])
 	br.Headers, inv.payload = headers, answer.body
 	if !ok {
+		inv.traceStep(execute.StepIntegrationResponse, "malformed", "the function's answer is not a proxy response")
 		inv.fail(errLambdaProxy)
 		return
 	}
+	inv.traceStep(execute.StepIntegrationResponse, "passthrough", "the function's proxy response")
 	resp := inv.resp
 	resp.Reset()
 	resp.Status = answer.status

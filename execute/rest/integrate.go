@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/vtl/gateway"
@@ -16,11 +17,13 @@ func (inv *invocation) integrate() {
 	integ := inv.m.integ
 	if integ == nil {
 		inv.trace("Execution failed due to configuration error: No integration defined for method")
+		inv.traceStep(execute.StepIntegration, "error", "no integration defined for the method")
 		inv.fail(errInternal)
 		return
 	}
 	if integ.restricted {
 		inv.trace("Execution failed due to configuration error: a header mapping targets a header API Gateway sets itself")
+		inv.traceStep(execute.StepIntegration, "error", "a header mapping targets a header API Gateway sets itself")
 		inv.fail(errInternal)
 		return
 	}
@@ -36,6 +39,9 @@ func (inv *invocation) integrate() {
 			inv.function(f, integ)
 			return
 		}
+		if inv.tr != nil {
+			inv.traceStep(execute.StepIntegration, "error", integ.kind+": not emulated here (no function runtime, or another service)")
+		}
 		inv.fail(errUnsupportedIntegration(integ.kind))
 	}
 }
@@ -50,27 +56,46 @@ func (inv *invocation) requestBody(integ *integration) (body []byte, templated, 
 	if t == nil {
 		switch integ.passthrough {
 		case "NEVER":
+			inv.traceStep(execute.StepRequestTemplate, "unsupported media type", "no template for "+ct+", passthrough NEVER")
 			inv.fail(errUnsupportedMedia)
 			return nil, false, false
 		case "WHEN_NO_TEMPLATES":
 			if len(integ.templates) > 0 {
+				inv.traceStep(execute.StepRequestTemplate, "unsupported media type",
+					"no template for "+ct+", passthrough WHEN_NO_TEMPLATES")
 				inv.fail(errUnsupportedMedia)
 				return nil, false, false
 			}
 		}
 		body = inv.req.Body
+		if inv.tr != nil {
+			inv.traceStep(execute.StepRequestTemplate, "passthrough", string(body))
+		}
 	} else if t.static {
 		body, templated = t.out, true
+		if inv.tr != nil {
+			inv.traceStep(execute.StepRequestTemplate, "static", string(body))
+		}
 	} else {
+		var start time.Time
+		if inv.tr != nil {
+			start = inv.ex.now()
+		}
 		out, err := inv.render(t, inv.req.Body)
 		if err != nil {
 			inv.ex.log.Warn("request template failed", "requestId", inv.req.RequestID, "api", inv.req.APIID,
 				"route", inv.m.httpMethod+" "+inv.m.resourcePath, "error", err)
 			inv.trace("Execution failed due to configuration error: the request template failed: " + err.Error())
+			if inv.tr != nil {
+				inv.traceTimed(execute.StepRequestTemplate, "failed", ct+": "+err.Error(), inv.ex.now().Sub(start))
+			}
 			inv.fail(errInternal)
 			return nil, true, false
 		}
 		body, templated = []byte(out), true
+		if inv.tr != nil {
+			inv.traceTimed(execute.StepRequestTemplate, "rendered", out, inv.ex.now().Sub(start))
+		}
 	}
 	body, ok = convert(body, isBinary(inv.dep.binary, ct), false, integ.contentHandling)
 	if !ok {
@@ -92,6 +117,7 @@ func (inv *invocation) mock(integ *integration) {
 		// A constant template: its status was read once.
 		if !t.mockOK {
 			inv.trace("Execution failed due to configuration error: Unable to parse statusCode. It should be an integer that is defined in the request template.")
+			inv.traceStep(execute.StepIntegration, "error", "MOCK: no statusCode in the request template")
 			inv.fail(errInternal)
 			return
 		}
@@ -103,11 +129,15 @@ func (inv *invocation) mock(integ *integration) {
 			status = s
 		case templated:
 			inv.trace("Execution failed due to configuration error: Unable to parse statusCode. It should be an integer that is defined in the request template.")
+			inv.traceStep(execute.StepIntegration, "error", "MOCK: no statusCode in the request template")
 			inv.fail(errInternal)
 			return
 		}
 	}
 	inv.integrationStatus = status
+	if inv.tr != nil {
+		inv.traceStep(execute.StepIntegration, strconv.Itoa(status), "MOCK")
+	}
 	br := &inv.backendResp
 	br.Status, br.Headers, br.Body = status, br.Headers[:0], br.Body[:0]
 	inv.respond(integ, strconv.Itoa(status))
@@ -135,6 +165,9 @@ func (inv *invocation) http(integ *integration, proxy bool) {
 	}
 	target, ok := inv.endpointURL(integ, proxy)
 	if !ok {
+		if inv.tr != nil {
+			inv.traceStep(execute.StepIntegration, "invalid endpoint", integ.kind+" "+target)
+		}
 		inv.fail(errBadEndpoint)
 		return
 	}
@@ -184,6 +217,9 @@ func (inv *invocation) http(integ *integration, proxy bool) {
 	inv.integrationStart = inv.ex.now()
 	err := inv.ex.backend.Do(br, &inv.backendResp)
 	inv.integrationLatency = inv.ex.now().Sub(inv.integrationStart)
+	if inv.tr != nil {
+		inv.traceHTTP(integ, br, err)
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, execute.ErrBackendTimeout):
@@ -301,6 +337,9 @@ func (inv *invocation) respond(integ *integration, selection string) {
 	if ir == nil {
 		ir = integ.fallback
 	}
+	if inv.tr != nil {
+		inv.traceSelection(ir, selection)
+	}
 	if ir == nil {
 		inv.trace("Execution failed due to configuration error: No match for output mapping and no default output mapping configured. Endpoint Response Status Code: " + selection)
 		if !called {
@@ -328,10 +367,17 @@ func (inv *invocation) respond(integ *integration, selection string) {
 	if len(ir.templates) > 0 {
 		t := pickTemplate(ir.templates, inv.accept())
 		out, err := "", error(nil)
+		var start time.Time
+		if inv.tr != nil {
+			start = inv.ex.now()
+		}
 		if t.static {
 			body = t.out
 		} else {
 			out, err = inv.render(t, body)
+		}
+		if inv.tr != nil {
+			inv.traceResponseTemplate(t, out, err, inv.ex.now().Sub(start))
 		}
 		if err != nil {
 			inv.ex.log.Warn("response template failed", "requestId", inv.req.RequestID, "api", inv.req.APIID,
@@ -384,6 +430,7 @@ func setResponseHeader(h execute.Headers, name, value string) execute.Headers {
 // proxyResponse passes the backend's answer through (HTTP_PROXY): status,
 // headers (those API Gateway keeps renamed x-amzn-Remapped-*), body.
 func (inv *invocation) proxyResponse() {
+	inv.traceStep(execute.StepIntegrationResponse, "passthrough", "HTTP_PROXY: the backend's answer as it is")
 	br := &inv.backendResp
 	resp := inv.resp
 	resp.Reset()

@@ -29,10 +29,20 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 		value, _ = inv.req.Headers.Get("x-api-key")
 	}
 	if value == "" {
+		inv.traceKey("missing", execute.DecisionMissingKey, "the method requires an API key and the request has none")
 		return errInvalidKey
 	}
 	key, ok := inv.ex.apis.KeyByValue(inv.scope, value)
 	if !ok || !key.Key.Enabled {
+		if inv.tr != nil {
+			inv.trace("API Key " + maskKey(value) + " not authorized because it is unknown or disabled")
+			if ok {
+				inv.tr.APIKeyID = key.Key.ID
+				inv.traceKey("disabled", execute.DecisionForbidden, "key "+key.Key.ID+" is disabled")
+			} else {
+				inv.traceKey("unknown", execute.DecisionForbidden, "no API key has this value")
+			}
+		}
 		return errInvalidKey
 	}
 	apiID := inv.api.API.ID
@@ -42,11 +52,26 @@ func (inv *invocation) checkAPIKey() *gatewayError {
 			return s.APIID == apiID && s.Stage == inv.stage.StageName
 		})
 		if covers {
-			inv.apiKey, inv.apiKeyID = value, key.Key.ID
+			inv.apiKey, inv.apiKeyID, inv.planID = value, key.Key.ID, p.Plan.ID
 			// The plan's owner makes them before it publishes the link.
 			inv.limits, _ = inv.ex.apis.KeyLimits(inv.scope, p.Plan.ID, key.Key.ID)
+			if inv.tr != nil {
+				inv.tr.APIKeyID, inv.tr.UsagePlanID = key.Key.ID, p.Plan.ID
+				inv.trace("API Key: " + maskKey(value))
+				inv.trace("Usage Plan check succeeded for API Key " + maskKey(value) + " and API Stage " +
+					apiID + "/" + inv.stage.StageName)
+				inv.traceKey("accepted", "", "key "+key.Key.ID+", usage plan "+p.Plan.ID)
+			}
 			return nil
 		}
+	}
+	if inv.tr != nil {
+		inv.tr.APIKeyID = key.Key.ID
+		inv.trace("API Key " + maskKey(value) + " not authorized because method '" + inv.m.httpMethod + " " +
+			inv.m.resourcePath + "' requires API Key and API Key is not associated with a Usage Plan for API Stage " +
+			apiID + "/" + inv.stage.StageName)
+		inv.traceKey("not in a usage plan", execute.DecisionForbidden,
+			"key "+key.Key.ID+" is in no usage plan of stage "+inv.stage.StageName)
 	}
 	return errInvalidKey
 }
@@ -66,9 +91,15 @@ func (inv *invocation) throttle() *gatewayError {
 	}
 	l.Stage = inv.ex.apis.StageBucket(inv.scope, inv.stage, ref, now)
 	l.Account = inv.ex.apis.AccountBucket(inv.scope, inv.ex.accountLimits, now)
-	d, _ := l.Take(now)
+	d, level := l.Take(now)
 	if d != throttle.Admitted {
 		inv.route.Reject(d == throttle.QuotaExceeded)
+	}
+	if inv.limits != nil {
+		inv.countKey(d)
+	}
+	if inv.tr != nil {
+		inv.traceThrottle(d, level)
 	}
 	switch {
 	case d == throttle.Admitted || !inv.ex.enforce:
@@ -77,6 +108,48 @@ func (inv *invocation) throttle() *gatewayError {
 		return errQuota
 	}
 	return errThrottled
+}
+
+// countKey counts the key's request under its plan as admitted, throttled
+// or over quota, for the dashboard's live view of each key.
+func (inv *invocation) countKey(d throttle.Decision) {
+	if inv.ex.metrics == nil {
+		return
+	}
+	c := inv.ex.metrics.Of(inv.scope.Account, inv.scope.Region).Key(inv.planID, inv.apiKeyID)
+	switch d {
+	case throttle.Admitted:
+		c.Admitted.Add(1)
+	case throttle.QuotaExceeded:
+		c.Quota.Add(1)
+	default:
+		c.Throttled.Add(1)
+	}
+}
+
+// traceThrottle records the throttle step and the admission decision.
+func (inv *invocation) traceThrottle(d throttle.Decision, level throttle.Level) {
+	outcome, decision, detail := "admitted", execute.DecisionAdmitted, ""
+	switch d {
+	case throttle.Throttled:
+		outcome, decision = execute.DecisionThrottled, execute.DecisionThrottled
+	case throttle.QuotaExceeded:
+		outcome, decision = execute.DecisionQuotaExceeded, execute.DecisionQuotaExceeded
+	}
+	if d != throttle.Admitted {
+		detail = "refused by the " + level.String() + " limit"
+		if inv.limits != nil && (level == throttle.LevelClient || level == throttle.LevelQuota) {
+			detail += " of usage plan " + inv.tr.UsagePlanID + " for key " + inv.tr.APIKeyID
+		}
+		if !inv.ex.enforce {
+			// Counted, and run anyway (EMULATOR_ENFORCE_GATEWAY_THROTTLE off).
+			outcome += " (not enforced)"
+			decision = execute.DecisionAdmitted
+		}
+		inv.trace("Method " + outcome + ": " + detail)
+	}
+	inv.tr.Decision = decision
+	inv.traceStep(execute.StepThrottle, outcome, detail)
 }
 
 // validate runs the method's request validator (§2.5): the required
@@ -91,6 +164,9 @@ func (inv *invocation) validate() *gatewayError {
 			}
 		}
 		if len(missing) > 0 {
+			if inv.tr != nil {
+				inv.traceStep(execute.StepValidator, "missing parameters", strings.Join(missing, ", "))
+			}
 			return errMissingParams(missing)
 		}
 	}
@@ -104,10 +180,16 @@ func (inv *invocation) validate() *gatewayError {
 			schema := inv.dep.models[name]
 			if err := schema.validate(inv.req.Body); err != nil {
 				inv.trace("Request body does not match model schema for content type " + ct + ": [" + err.Error() + "]")
+				if inv.tr != nil {
+					inv.traceStep(execute.StepValidator, "invalid body", "model "+name+" ("+ct+"): "+err.Error())
+				}
 				return errBadBody
 			}
 			inv.trace("Request validation succeeded for content type " + ct)
 		}
+	}
+	if inv.tr != nil && (m.validateParams || m.validateBody) {
+		inv.traceStep(execute.StepValidator, "passed", "")
 	}
 	return nil
 }

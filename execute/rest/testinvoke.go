@@ -139,6 +139,10 @@ func liveOf(api *apigateway.RestAPI) *compiled {
 type testLog struct {
 	b   strings.Builder
 	now time.Time
+	// max bounds the log in bytes (a traced served request's; 0: no
+	// bound); cut: a line was cut or dropped.
+	max int
+	cut bool
 }
 
 // javaDate is java.util.Date's toString in UTC.
@@ -151,13 +155,33 @@ func (l *testLog) start(now time.Time, requestID string) {
 }
 
 func (l *testLog) add(msg string) {
+	if l.max > 0 {
+		// Stop writing at the bound, rather than build a large log to cut.
+		room := l.max - len(execute.Truncated) - l.b.Len() - len(javaDate) - 4
+		if room <= 0 {
+			l.cut = true
+			return
+		}
+		if len(msg) > room {
+			msg, l.cut = execute.TruncateText(msg, room), true
+		}
+	}
 	l.b.WriteString(l.now.Format(javaDate))
 	l.b.WriteString(" : ")
 	l.b.WriteString(msg)
 	l.b.WriteByte('\n')
 }
 
-// trace adds a line to TestInvokeMethod's log; serving keeps no log.
+// text is the log, marked when the bound cut it.
+func (l *testLog) text() string {
+	if l.cut {
+		l.b.WriteString(execute.Truncated)
+	}
+	return l.b.String()
+}
+
+// trace adds a line to the execution log: TestInvokeMethod's, or a traced
+// served request's; other requests keep no log.
 func (inv *invocation) trace(msg string) {
 	if inv.log != nil {
 		inv.log.add(msg)
