@@ -220,6 +220,8 @@ var settingFields = []struct{ Var, Field string }{
 	{"EMULATOR_STATE", "State"},
 	{"EMULATOR_DATA_DIR", "DataDir"},
 	{"EMULATOR_DEBUG", "Debug"},
+	{"EMULATOR_UI", "UI"},
+	{"EMULATOR_UI_TRACES", "UITraces"},
 	{"EMULATOR_LOG_LEVEL", "LogLevel"},
 	{"EMULATOR_DEFAULT_REGION", "DefaultRegion"},
 	{"EMULATOR_MAX_BODY_BYTES", "MaxBodyBytes"},

@@ -101,6 +101,11 @@ type Config struct {
 	// SESRequireVerified refuses mail from a sender that is not a verified
 	// SES identity, as AWS's sandbox does (EMULATOR_SES_REQUIRE_VERIFIED).
 	SESRequireVerified bool
+	// UI serves the dashboard at /_emulator/ui (EMULATOR_UI).
+	UI bool
+	// UITraces is how many executed requests the dashboard's inspector
+	// keeps, with their pipeline trace; 0 keeps none (EMULATOR_UI_TRACES).
+	UITraces int
 	// InitEnabled runs the init hooks (EMULATOR_INIT_ENABLED).
 	InitEnabled bool
 	// InitDirs are the init hook trees, scanned in this order; each holds
@@ -151,6 +156,8 @@ func Default() Config {
 		WebSocketMaxAge:       2 * time.Hour,
 		WebSocketSendQueue:    256,
 		SESRequireVerified:    true,
+		UI:                    true,
+		UITraces:              200,
 		InitEnabled:           true,
 		InitDirs:              slices.Clone(DefaultInitDirs),
 		InitTimeout:           30 * time.Second,
@@ -268,6 +275,7 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		{"EMULATOR_WEBSOCKET_MAX_CONNECTIONS", &c.WebSocketMaxConnections, 1, 1 << 20},
 		{"EMULATOR_SQS_MAX_LONG_POLLS", &c.SQSMaxLongPolls, 1, 1 << 20},
 		{"EMULATOR_LAMBDA_MAX_INVOCATIONS", &c.LambdaMaxInvocations, 1, 100000},
+		{"EMULATOR_UI_TRACES", &c.UITraces, 0, 100000},
 	} {
 		if v, ok := get(d.name); ok {
 			n, err := strconv.Atoi(v)
@@ -304,6 +312,13 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 			return c, &Error{"EMULATOR_METRICS_RETENTION", v, "must be <1-second retention>[,<1-minute retention>], each a duration or days, such as 3h,15d"}
 		}
 		c.MetricsRetention = Retention{hi, lo}
+	}
+	if v, ok := get("EMULATOR_UI"); ok {
+		b, err := parseBool(v)
+		if err != nil {
+			return c, &Error{"EMULATOR_UI", v, "must be true or false"}
+		}
+		c.UI = b
 	}
 	if v, ok := get("EMULATOR_SES_REQUIRE_VERIFIED"); ok {
 		b, err := parseBool(v)

@@ -56,6 +56,8 @@ func TestDefault(t *testing.T) {
 		WebSocketMaxAge:         2 * time.Hour,
 		WebSocketSendQueue:      256,
 		SESRequireVerified:      true,
+		UI:                      true,
+		UITraces:                200,
 		InitEnabled:             true,
 		InitDirs:                []string{"/etc/compat/init", "/etc/emulator/init"},
 		InitTimeout:             30 * time.Second,
@@ -241,6 +243,8 @@ func TestFromEnvAll(t *testing.T) {
 		"EMULATOR_SQS_MAX_LONG_POLLS":        "50",
 		"EMULATOR_LAMBDA_MAX_INVOCATIONS":    "60",
 		"EMULATOR_SES_REQUIRE_VERIFIED":      "false",
+		"EMULATOR_UI":                        "false",
+		"EMULATOR_UI_TRACES":                 "0",
 		"EMULATOR_OWNER_IDLE":                "off",
 	}))
 	if err != nil {
@@ -269,6 +273,7 @@ func TestFromEnvAll(t *testing.T) {
 		WebSocketMaxAge:         3 * time.Hour,
 		WebSocketSendQueue:      8,
 		SESRequireVerified:      false,
+		UITraces:                0,
 		LambdaMaxInvocations:    60,
 		WebSocketMaxConnections: 40,
 		SQSMaxLongPolls:         50,

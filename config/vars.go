@@ -46,6 +46,8 @@ var Variables = []Variable{
 	{"EMULATOR_WEBSOCKET_MAX_CONNECTIONS", "10000", "open WebSocket connections, every API together (429 past it)"},
 	{"EMULATOR_SQS_MAX_LONG_POLLS", "10000", "SQS receives waiting for messages at once (past it a receive does not wait)"},
 	{"EMULATOR_SES_REQUIRE_VERIFIED", "true", "refuse SES mail from senders that are not verified identities (AWS's sandbox)"},
+	{"EMULATOR_UI", "true", "serve the dashboard at /_emulator/ui"},
+	{"EMULATOR_UI_TRACES", "200", "executed requests the dashboard's inspector keeps with their trace (0: none)"},
 	{"EMULATOR_METRICS_RETENTION", "3h,15d", "how long request metrics are kept at 1-second and at 1-minute resolution"},
 	{"EMULATOR_ASK_TIMEOUT", "10s", "longest wait for a resource's owner"},
 	{"EMULATOR_SHUTDOWN_GRACE", "5s", "how long in-flight requests may finish at shutdown"},
@@ -85,11 +87,12 @@ func Unknown(environ []string) []string {
 }
 
 // closest is the known name at the smallest edit distance from name, if
-// that distance is small enough to be a typo.
+// that distance is small enough to be a typo (and shorter than the known
+// name's own part, so that a bare EMULATOR_ does not suggest EMULATOR_UI).
 func closest(name string) string {
 	best, bestD := "", 4
 	for _, v := range Variables {
-		if d := distance(name, v.Name); d < bestD {
+		if d := distance(name, v.Name); d < bestD && d < len(v.Name)-len("EMULATOR_") {
 			best, bestD = v.Name, d
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -27,6 +28,7 @@ import (
 	"github.com/cloudemu/emulator/inithook"
 	"github.com/cloudemu/emulator/metrics"
 	"github.com/cloudemu/emulator/store"
+	"github.com/cloudemu/emulator/ui"
 )
 
 // Version is the emulator's version, set at build time with
@@ -44,6 +46,11 @@ type Emulator struct {
 	hooks    *inithook.Runner // nil: no init hooks (in-process tests)
 	metrics  *metrics.Regions
 	inbox    *inbox.Inbox
+	// inspector keeps the newest executed requests' traces for the
+	// dashboard (nil: off); dashboard is nil when EMULATOR_UI=false.
+	inspector *execute.Inspector
+	dashboard *ui.Dashboard
+	port      atomic.Int64
 
 	shutdownOnce sync.Once
 	shutdownErr  error
@@ -83,11 +90,15 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	e.sys = actors.NewSystem(log, cfg.AskTimeout)
 	e.sys.PassivateAfter(cfg.OwnerIdle)
 	e.inbox = inbox.New(inbox.DefaultLimit)
+	if cfg.UI {
+		e.inspector = execute.NewInspector(cfg.UITraces)
+	}
+	e.port.Store(int64(cfg.Port))
 	e.metrics = metrics.NewRegions(metrics.Config{HighResRetention: cfg.MetricsRetention.High,
 		LowResRetention: cfg.MetricsRetention.Low, Now: now})
 	env := Env{Sys: e.sys, Store: e.store, Now: now, Log: log, Config: cfg, Metrics: e.metrics,
 		Functions: &functionInvoker{}, Accounts: &accountBuckets{}, Queues: &queueDeliverer{},
-		Admission: execute.NewAdmission(cfg.MaxExecutions), Inbox: e.inbox}
+		Admission: execute.NewAdmission(cfg.MaxExecutions), Inbox: e.inbox, Inspector: e.inspector}
 	for _, build := range registry {
 		e.services = append(e.services, build(env))
 	}
@@ -126,6 +137,13 @@ func Open(cfg config.Config, log *slog.Logger, opts ...Option) (*Emulator, error
 	var extra []httpfront.ExtraRoute
 	for _, r := range compat.Routes(deps) {
 		extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path, Handler: r.Handler})
+	}
+	if cfg.UI {
+		e.dashboard = ui.New(e.dashboardDeps(deps))
+		for _, r := range e.dashboard.Routes() {
+			extra = append(extra, httpfront.ExtraRoute{Method: r.Method, Path: r.Path, Name: r.Path,
+				Handler: func(c *restjson.Call) error { r.Handler(c.Ctx); return nil }})
+		}
 	}
 	handlers := map[awswire.Service]map[string]restjson.Handler{}
 	rpc := map[awswire.Service]map[string]awsrpc.Handler{}
@@ -275,6 +293,9 @@ func (e *Emulator) Handler() fasthttp.RequestHandler { return e.server.Handle }
 // Serve answers requests on ln until Shutdown.
 func (e *Emulator) Serve(ln net.Listener) error {
 	// With port 0 the port is known only now.
+	if a, ok := ln.Addr().(*net.TCPAddr); ok {
+		e.port.Store(int64(a.Port))
+	}
 	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.Port != e.cfg.Port {
 		for _, s := range e.services {
 			if s.Listening != nil {
@@ -340,6 +361,14 @@ func (e *Emulator) Reset() error {
 	e.detach()
 	e.metrics.Reset()
 	e.inbox.Reset()
+	e.inspector.Reset()
+	for _, s := range e.services {
+		if s.FunctionRuntime != nil {
+			if rt := s.FunctionRuntime(); rt != nil {
+				rt.ForgetActivity() // after the owners' evictions: no record survives
+			}
+		}
+	}
 	if err := e.store.Wipe(); err != nil {
 		return fmt.Errorf("emulator: reset: %w", err)
 	}
@@ -400,6 +429,9 @@ func (e *Emulator) closeSockets() {
 // idempotent.
 func (e *Emulator) Shutdown(ctx context.Context) error {
 	e.shutdownOnce.Do(func() {
+		if e.dashboard != nil {
+			e.dashboard.Close() // its live feeds would hold the drain
+		}
 		if err := e.server.FastHTTP().ShutdownWithContext(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			e.shutdownErr = err
 		}
