@@ -121,6 +121,8 @@ func scenarios() []scenario {
 		executeMock(),
 		executeMockOpen(),
 		executeMockKeyed(),
+		executeMockKeyedWatched(),
+		executeMockKeyedUIOff(),
 		{
 			// The ceiling of a reverse proxy: a fasthttp server forwarding
 			// through a HostClient to the bare server.
