@@ -359,3 +359,19 @@ func (p SelectionPattern) Source() string {
 	s := p.re.String()
 	return strings.TrimSuffix(strings.TrimPrefix(s, "^(?:"), ")$")
 }
+
+// NewTrace starts the trace of req, received at at. The request's strings
+// alias the front's buffers, so the trace keeps copies.
+func NewTrace(req *Request, kind string, at time.Time, steps int) *Trace {
+	return &Trace{RequestID: strings.Clone(req.RequestID), Kind: kind, APIID: strings.Clone(req.APIID),
+		Region: strings.Clone(req.Region), Stage: KeepText(req.Stage), Method: KeepText(req.Method), Path: KeepText(req.Path),
+		RawQuery: KeepText(req.RawQuery), Received: at, Steps: make([]TraceStep, 0, steps)}
+}
+
+// KeepText copies s for a trace, cut to MaxTraceDetail.
+func KeepText(s string) string {
+	if len(s) > MaxTraceDetail {
+		return TruncateText(s, MaxTraceDetail)
+	}
+	return strings.Clone(s)
+}

@@ -18,17 +18,7 @@ func (inv *invocation) beginTrace() {
 	if at.IsZero() {
 		at = inv.ex.o.Now()
 	}
-	inv.tr = &execute.Trace{RequestID: strings.Clone(req.RequestID), Kind: "HTTP", APIID: strings.Clone(req.APIID),
-		Region: strings.Clone(req.Region), Stage: keep(req.Stage), Method: keep(req.Method), Path: keep(req.Path),
-		RawQuery: keep(req.RawQuery), Received: at, Steps: make([]execute.TraceStep, 0, 6)}
-}
-
-// keep copies s, cut to execute.MaxTraceDetail.
-func keep(s string) string {
-	if len(s) > execute.MaxTraceDetail {
-		return execute.TruncateText(s, execute.MaxTraceDetail)
-	}
-	return strings.Clone(s)
+	inv.tr = execute.NewTrace(req, "HTTP", at, 6)
 }
 
 // traceStep records a step; callers whose arguments allocate check inv.tr
@@ -37,7 +27,7 @@ func (inv *invocation) traceStep(name, outcome, detail string) {
 	if inv.tr == nil {
 		return
 	}
-	inv.tr.Steps = append(inv.tr.Steps, execute.TraceStep{Name: name, Outcome: outcome, Detail: keep(detail)})
+	inv.tr.Steps = append(inv.tr.Steps, execute.TraceStep{Name: name, Outcome: outcome, Detail: execute.KeepText(detail)})
 }
 
 // traceAuth records the authorizer's decision (ok: it admitted).
@@ -70,7 +60,7 @@ func (inv *invocation) traceAuth(ok bool) {
 // failure, detail what was called.
 func (inv *invocation) traceIntegration(outcome, detail string) {
 	inv.tr.Steps = append(inv.tr.Steps, execute.TraceStep{Name: execute.StepIntegration, Outcome: outcome,
-		Detail: keep(detail), Duration: inv.integrationLatency})
+		Detail: execute.KeepText(detail), Duration: inv.integrationLatency})
 }
 
 // endTrace completes the trace with the response and adds it.
@@ -87,7 +77,7 @@ func (inv *invocation) endTrace() {
 	if inv.stage != nil {
 		// The path the stage serves: a $default stage serves the first
 		// segment too.
-		t.Stage, t.Path = inv.stage.StageName, keep(inv.path)
+		t.Stage, t.Path = inv.stage.StageName, execute.KeepText(inv.path)
 	}
 	if inv.route != nil {
 		t.Route = inv.route.key
@@ -99,7 +89,7 @@ func (inv *invocation) endTrace() {
 	if len(resp.Headers) > 0 {
 		t.ResponseHeaders = make([]execute.NameValue, len(resp.Headers))
 		for i, h := range resp.Headers {
-			t.ResponseHeaders[i] = execute.NameValue{Name: strings.Clone(h.Name), Value: keep(h.Value)}
+			t.ResponseHeaders[i] = execute.NameValue{Name: strings.Clone(h.Name), Value: execute.KeepText(h.Value)}
 		}
 	}
 	inv.tr = nil

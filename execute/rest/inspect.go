@@ -23,19 +23,9 @@ func (inv *invocation) beginTrace() {
 	if at.IsZero() {
 		at = inv.ex.now()
 	}
-	inv.tr = &execute.Trace{RequestID: strings.Clone(req.RequestID), Kind: "REST", APIID: strings.Clone(req.APIID),
-		Region: strings.Clone(req.Region), Stage: keep(req.Stage), Method: keep(req.Method), Path: keep(req.Path),
-		RawQuery: keep(req.RawQuery), Received: at, Steps: make([]execute.TraceStep, 0, 10)}
+	inv.tr = execute.NewTrace(req, "REST", at, 10)
 	inv.log = &testLog{max: execute.MaxTraceLog}
 	inv.log.start(at, req.RequestID)
-}
-
-// keep copies s, cut to execute.MaxTraceDetail.
-func keep(s string) string {
-	if len(s) > execute.MaxTraceDetail {
-		return execute.TruncateText(s, execute.MaxTraceDetail)
-	}
-	return strings.Clone(s)
 }
 
 // traceStep records a step. Callers whose arguments cost an allocation
@@ -48,7 +38,7 @@ func (inv *invocation) traceTimed(name, outcome, detail string, d time.Duration)
 	if inv.tr == nil {
 		return
 	}
-	inv.tr.Steps = append(inv.tr.Steps, execute.TraceStep{Name: name, Outcome: outcome, Detail: keep(detail), Duration: d})
+	inv.tr.Steps = append(inv.tr.Steps, execute.TraceStep{Name: name, Outcome: outcome, Detail: execute.KeepText(detail), Duration: d})
 }
 
 // traceDecision records the gateway's admission decision.
@@ -180,7 +170,7 @@ func (inv *invocation) endTrace() {
 	if len(resp.Headers) > 0 {
 		t.ResponseHeaders = make([]execute.NameValue, len(resp.Headers))
 		for i, h := range resp.Headers {
-			t.ResponseHeaders[i] = execute.NameValue{Name: strings.Clone(h.Name), Value: keep(h.Value)}
+			t.ResponseHeaders[i] = execute.NameValue{Name: strings.Clone(h.Name), Value: execute.KeepText(h.Value)}
 		}
 	}
 	inv.trace("Method completed with status: " + strconv.Itoa(resp.Status))
