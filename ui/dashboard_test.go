@@ -44,8 +44,6 @@ func TestPages(t *testing.T) {
 	w := setUp(t)
 	w.drive(t, 12)
 	base := w.srv.URL
-	ui := base + "/_emulator/ui"
-	_ = ui
 
 	wantPage(t, base, "/_emulator/ui", 200, "apigateway", "sqs", "memory (memory)", "Init hooks", "restApis <b>1</b>", "usagePlans <b>1</b>")
 	if code, h, _ := get(t, base, "/_emulator/ui/"); code != http.StatusMovedPermanently || h.Get("Location") != "/_emulator/ui" {
