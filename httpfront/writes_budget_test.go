@@ -24,19 +24,19 @@ type writeBudget struct {
 }
 
 var writeBudgets = []writeBudget{
-	{"CreateBackupVault", 40, func(i int, req *fasthttp.Request) {
+	{"CreateBackupVault", 32, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("PUT")
 		req.SetRequestURI("/backup-vaults/budget-" + strconv.Itoa(i))
 		req.Header.Set("Authorization", benchAuth)
 		req.SetBodyString(`{"BackupVaultTags":{"team":"platform"},"CreatorRequestId":"budget"}`)
 	}},
-	{"CreateRestApi", 44, func(i int, req *fasthttp.Request) {
+	{"CreateRestApi", 40, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("POST")
 		req.SetRequestURI("/restapis")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
 		req.SetBodyString(fmt.Sprintf(`{"name":"budget-%d","description":"allocation budget"}`, i))
 	}},
-	{"CreateApiKey", 30, func(i int, req *fasthttp.Request) {
+	{"CreateApiKey", 26, func(i int, req *fasthttp.Request) {
 		req.Header.SetMethod("POST")
 		req.SetRequestURI("/apikeys")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
@@ -68,7 +68,7 @@ func TestWriteAllocationBudgets(t *testing.T) {
 			t.Fatalf("create: %v %s", err, ctx.Response.Body())
 		}
 	}
-	budgets := append(writeBudgets, writeBudget{"PutMethod+DeleteMethod", 41, func(i int, req *fasthttp.Request) {
+	budgets := append(writeBudgets, writeBudget{"PutMethod+DeleteMethod", 38, func(i int, req *fasthttp.Request) {
 		req.SetRequestURI("/restapis/" + api.ID + "/resources/" + api.RootResourceID + "/methods/GET")
 		req.Header.Set("Authorization", benchAuthAPIGateway)
 		if i%2 == 0 {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	"github.com/valyala/fasthttp"
 
 	"github.com/cloudemu/emulator/awswire"
@@ -142,6 +144,28 @@ func (c *Call) Missing(member string) *awswire.Error {
 	return awswire.Errorf(awswire.ServiceNone, awswire.CodeBadRequest, "Missing required parameter: %s", member)
 }
 
+// v1Semantics make the JSON v2 decoder decode as encoding/json does (names
+// matched without case, duplicates allowed, invalid UTF-8 replaced, …):
+// the same values in about half the time and a third of the allocations
+// (bench/README.md, "Writes").
+var v1Semantics = jsonv1.DefaultOptionsV1()
+
+// decodeJSON decodes body into v (a pointer) exactly as json.Unmarshal
+// does, error included: the fast decoder first, into a copy, so that a
+// failure leaves v as it was; then, on any failure, encoding/json decides,
+// and its error words the answer.
+func decodeJSON(body []byte, v any) error {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		tmp := reflect.New(rv.Elem().Type())
+		tmp.Elem().Set(rv.Elem())
+		if jsonv2.Unmarshal(body, tmp.Interface(), v1Semantics) == nil {
+			rv.Elem().Set(tmp.Elem())
+			return nil
+		}
+	}
+	return json.Unmarshal(body, v)
+}
+
 // DecodeBody decodes the JSON body into v. An empty body decodes as {}.
 // Malformed JSON and members of the wrong type are the service's
 // invalid-input error, naming the member.
@@ -153,7 +177,7 @@ func (c *Call) DecodeBody(v any) error {
 	if body[0] != '{' {
 		return c.Invalid("The request body must be a JSON object")
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	if err := decodeJSON(body, v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && (c.Service() == awswire.APIGateway || c.Service() == awswire.APIGatewayV2) {
 			// API Gateway's Java front end words it in Java's terms.
