@@ -1,3 +1,5 @@
+//go:build browser
+
 package ui_test
 
 import (
