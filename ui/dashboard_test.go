@@ -180,6 +180,7 @@ func TestWrites(t *testing.T) {
 	if code, h, _ := post(t, base, "/_emulator/ui/reset", base, url.Values{"confirm": {"reset"}}); code != 303 || h.Get("Location") != "/_emulator/ui?reset=done" {
 		t.Fatalf("reset: %d %q", code, h.Get("Location"))
 	}
+	wantPage(t, base, "/_emulator/ui?reset=done", 200, "The emulator was reset")
 	if body := wantPage(t, base, "/_emulator/ui/apis", 200); strings.Contains(body, w.apiID) {
 		t.Errorf("the API outlived the reset")
 	}

@@ -30,6 +30,8 @@ type overviewData struct {
 	Kinds    []string
 	Init     *inithook.Report
 	Stages   []initStage
+	// Reset: the page follows a reset made from the dashboard.
+	Reset bool
 }
 
 type initStage struct {
@@ -43,7 +45,7 @@ func (ds *Dashboard) overview(ctx *fasthttp.RequestCtx) {
 		return
 	}
 	d := overviewData{Version: ds.d.Version, Started: ds.d.Started, Uptime: time.Since(ds.d.Started).Round(time.Second),
-		Storage: ds.d.Storage, Services: ds.d.Services}
+		Storage: ds.d.Storage, Services: ds.d.Services, Reset: query(ctx, "reset") == "done"}
 	if ds.d.Counts != nil {
 		d.Counts = ds.d.Counts()
 		slices.SortFunc(d.Counts, func(a, b Count) int {
@@ -96,8 +98,17 @@ func (ds *Dashboard) apiRows() []apiRow {
 	return rows
 }
 
+// maxRows bounds a list page: a load test's hundred thousand APIs would
+// make a page no browser wants.
+const maxRows = 2000
+
 func (ds *Dashboard) apis(ctx *fasthttp.RequestCtx) {
-	ds.render(ctx, http.StatusOK, "apis", "APIs", ds.apiRows())
+	rows := ds.apiRows()
+	more := max(len(rows)-maxRows, 0)
+	ds.render(ctx, http.StatusOK, "apis", "APIs", struct {
+		Rows []apiRow
+		More int
+	}{rows[:len(rows)-more], more})
 }
 
 // restView is one REST API's page.
@@ -269,9 +280,8 @@ func (ds *Dashboard) httpView(sc awswire.Scope, a *apigatewayv2.HTTPAPI) httpVie
 
 // httpURLs are a v2 stage's URLs: $default is served at the root.
 func (ds *Dashboard) httpURLs(sc awswire.Scope, a *apigatewayv2.HTTPAPI, stage string) []invokeURL {
-	urls := ds.invokeURLs(sc, a.API.APIID, stage)
-	urls = urls[:len(urls)-1] // no _user_request_ form for HTTP APIs
-	urls = append(urls[:2], invokeURL{"AWS", "https://" + a.API.APIID + ".execute-api." + sc.Region + ".amazonaws.com/" + stage})
+	all := ds.invokeURLs(sc, a.API.APIID, stage)
+	urls := []invokeURL{all[0], all[1], all[3]} // no _user_request_ form for HTTP APIs
 	if a.API.ProtocolType == "WEBSOCKET" {
 		for i := range urls {
 			urls[i].URL = strings.Replace(strings.Replace(urls[i].URL, "https://", "wss://", 1), "http://", "ws://", 1)

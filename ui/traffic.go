@@ -80,12 +80,16 @@ func (ds *Dashboard) snapshot(window int) update {
 	usage := ds.usageMap()
 	ds.d.Metrics.Each(func(ms metrics.Scope, st *metrics.Store) {
 		sc := awswire.Scope{Account: ms.Account, Region: ms.Region}
+		var restIDs map[string]string // ApiName → id, made at the first REST stage
 		for _, l := range st.Live(window) {
 			s := liveStage{Account: sc.Account, Region: sc.Region, LiveStage: l}
 			if l.Kind == "HTTP" {
 				s.APIID = l.API
 			} else {
-				s.APIID = ds.restID(sc, l.API)
+				if restIDs == nil {
+					restIDs = ds.restIDs(sc)
+				}
+				s.APIID = restIDs[l.API]
 			}
 			u.Stages = append(u.Stages, s)
 		}
@@ -118,18 +122,17 @@ func (ds *Dashboard) snapshot(window int) update {
 	return u
 }
 
-// restID finds the REST API a metrics ApiName stands for (the name, or
-// the id when the name has nothing ASCII).
-func (ds *Dashboard) restID(sc awswire.Scope, name string) string {
-	if ds.d.REST == nil {
-		return ""
-	}
-	for _, a := range ds.d.REST.APIs(sc) {
-		if metrics.APIName(a.API.Name, a.API.ID) == name {
-			return a.API.ID
+// restIDs maps the metrics' ApiName of each REST API of the scope (its
+// name, or its id when the name has nothing ASCII) to its id; of two APIs
+// of one name, the metrics cannot tell which, and neither can this.
+func (ds *Dashboard) restIDs(sc awswire.Scope) map[string]string {
+	ids := map[string]string{}
+	if ds.d.REST != nil {
+		for _, a := range ds.d.REST.APIs(sc) {
+			ids[metrics.APIName(a.API.Name, a.API.ID)] = a.API.ID
 		}
 	}
-	return ""
+	return ids
 }
 
 type usageKey struct {
