@@ -295,11 +295,11 @@ func (e *Emulator) Serve(ln net.Listener) error {
 	// With port 0 the port is known only now.
 	if a, ok := ln.Addr().(*net.TCPAddr); ok {
 		e.port.Store(int64(a.Port))
-	}
-	if a, ok := ln.Addr().(*net.TCPAddr); ok && a.Port != e.cfg.Port {
-		for _, s := range e.services {
-			if s.Listening != nil {
-				s.Listening(a.Port)
+		if a.Port != e.cfg.Port {
+			for _, s := range e.services {
+				if s.Listening != nil {
+					s.Listening(a.Port)
+				}
 			}
 		}
 	}
