@@ -144,7 +144,9 @@ func TestCompare(t *testing.T) {
 			var out bytes.Buffer
 			a := newTestApp(t, &out, nil)
 			a.scenarios = append(a.scenarios, fakeEmulatorScenario)
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			// Setup may build a Go function (ExecuteLambdaProxy): on a cold
+			// build cache that alone takes most of a minute.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			args := []string{"-conns", "2", "-duration", "150ms", "-warmup", "20ms", "-runs", "2", "-emulator", tc.emulator,
 				"-only", "bare,bare-sdk-put,fake-emulator"}
