@@ -108,6 +108,18 @@ func startWithFunctions(t testing.TB, fns rest.Function, now func() time.Time) *
 // in process.
 func startFront(t testing.TB, fns rest.Function, now func() time.Time) (*servertest.Server, fasthttp.RequestHandler) {
 	t.Helper()
+	return startFrontWith(t, func(o *rest.Options) {
+		o.Functions = fns
+		if now != nil {
+			o.Now = now
+		}
+	})
+}
+
+// startFrontWith is startFront with the executor's options as edit leaves
+// them.
+func startFrontWith(t testing.TB, edit func(*rest.Options)) (*servertest.Server, fasthttp.RequestHandler) {
+	t.Helper()
 	log := servertest.Logger()
 	cfg := config.Default()
 	sys := actors.NewSystem(log, cfg.AskTimeout)
@@ -115,10 +127,9 @@ func startFront(t testing.TB, fns rest.Function, now func() time.Time) (*servert
 	if err := svc.RestoreDone(); err != nil {
 		t.Fatal(err)
 	}
-	if now == nil {
-		now = time.Now
-	}
-	exec := rest.New(rest.Options{APIs: svc, Backend: httpfront.NewBackend(16), Functions: fns, Log: log, Now: now})
+	o := rest.Options{APIs: svc, Backend: httpfront.NewBackend(16), Log: log, Now: time.Now}
+	edit(&o)
+	exec := rest.New(o)
 	srv, err := httpfront.NewServer(log, httpfront.ServerOptions{DefaultRegion: cfg.DefaultRegion,
 		MaxBodyBytes: cfg.MaxBodyBytes, Execute: exec,
 		Handlers: map[awswire.Service]map[string]restjson.Handler{awswire.APIGateway: apigatewayhttp.Handlers(svc, exec)}})

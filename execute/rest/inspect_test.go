@@ -1,27 +1,16 @@
 package rest_test
 
 import (
-	"net"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway"
 	"github.com/aws/aws-sdk-go-v2/service/apigateway/types"
 
-	"github.com/cloudemu/emulator/actors"
-	apigw "github.com/cloudemu/emulator/actors/apigateway"
-	"github.com/cloudemu/emulator/awswire"
-	"github.com/cloudemu/emulator/config"
 	"github.com/cloudemu/emulator/execute"
 	"github.com/cloudemu/emulator/execute/rest"
-	"github.com/cloudemu/emulator/httpfront"
-	"github.com/cloudemu/emulator/httpfront/apigatewayhttp"
-	"github.com/cloudemu/emulator/httpfront/restjson"
-	"github.com/cloudemu/emulator/server/servertest"
-	"github.com/cloudemu/emulator/store"
 )
 
 // inspectFixture is a fixture whose executor has the inspector insp (nil:
@@ -29,36 +18,14 @@ import (
 // enforce is set. The front is built as startFront builds it.
 func inspectFixture(t testing.TB, insp *execute.Inspector, fns rest.Function, enforce bool) *fixture {
 	t.Helper()
-	log := servertest.Logger()
-	cfg := config.Default()
-	sys := actors.NewSystem(log, cfg.AskTimeout)
-	svc := apigw.New(sys, store.NewMemory(), time.Now, log)
-	if err := svc.RestoreDone(); err != nil {
-		t.Fatal(err)
-	}
-	o := rest.Options{APIs: svc, Backend: httpfront.NewBackend(16), Log: log, Inspector: insp, EnforceThrottle: enforce}
-	if fns != nil {
-		o.Functions = fns
-	}
-	exec := rest.New(o)
-	srv, err := httpfront.NewServer(log, httpfront.ServerOptions{DefaultRegion: cfg.DefaultRegion,
-		MaxBodyBytes: cfg.MaxBodyBytes, Execute: exec,
-		Handlers: map[awswire.Service]map[string]restjson.Handler{awswire.APIGateway: apigatewayhttp.Handlers(svc, exec)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.FastHTTP().Serve(ln) }()
-	t.Cleanup(func() {
-		_ = srv.FastHTTP().Shutdown()
-		sys.Shutdown()
+	srv, h := startFrontWith(t, func(o *rest.Options) {
+		o.Inspector, o.EnforceThrottle = insp, enforce
+		if fns != nil {
+			o.Functions = fns
+		}
 	})
-	addr := ln.Addr().String()
-	f := newFixtureOn(t, &servertest.Server{URL: "http://" + addr, Addr: addr, Config: cfg})
-	f.handler = srv.Handle
+	f := newFixtureOn(t, srv)
+	f.handler = h
 	return f
 }
 
@@ -201,35 +168,13 @@ func TestInspectMock(t *testing.T) {
 	}
 }
 
-// keyedOn builds keyed's API (a MOCK GET /pets taking a key, a plan over
-// stage dev with the key) on f.
-func keyedOn(t *testing.T, f *fixture, plan *apigateway.CreateUsagePlanInput) *keyed {
-	t.Helper()
-	rid := f.mock("/pets", "GET", `{}`)
-	_, err := f.c.UpdateMethod(ctx, &apigateway.UpdateMethodInput{RestApiId: &f.api, ResourceId: &rid, HttpMethod: aws.String("GET"),
-		PatchOperations: []types.PatchOperation{{Op: types.OpReplace, Path: aws.String("/apiKeyRequired"), Value: aws.String("true")}}})
-	f.must(err)
-	f.deploy("dev", nil)
-	k := &keyed{fixture: f, value: "inspect-key-0123456789"}
-	key, err := f.c.CreateApiKey(ctx, &apigateway.CreateApiKeyInput{Name: aws.String("k"), Enabled: true, Value: aws.String(k.value)})
-	f.must(err)
-	plan.Name = aws.String("p")
-	plan.ApiStages = []types.ApiStage{{ApiId: &f.api, Stage: aws.String("dev")}}
-	p, err := f.c.CreateUsagePlan(ctx, plan)
-	f.must(err)
-	_, err = f.c.CreateUsagePlanKey(ctx, &apigateway.CreateUsagePlanKeyInput{UsagePlanId: p.Id, KeyId: key.Id, KeyType: aws.String("API_KEY")})
-	f.must(err)
-	k.plan, k.key = *p.Id, *key.Id
-	return k
-}
-
 // TestInspectThrottled: a request a usage plan throttles is traced with the
 // decision, the key and the plan; so are the admitted one before it, one
 // without a key and one over the quota.
 func TestInspectThrottled(t *testing.T) {
 	insp := execute.NewInspector(10)
 	k := keyedOn(t, inspectFixture(t, insp, nil, true), &apigateway.CreateUsagePlanInput{
-		Throttle: &types.ThrottleSettings{BurstLimit: 1, RateLimit: slow}})
+		Throttle: &types.ThrottleSettings{BurstLimit: 1, RateLimit: slow}}, "inspect-key-0123456789", "/pets")
 	k.get("/pets").want(t, 200, `{}`)
 	tr := latest(t, insp)
 	if tr.Decision != "admitted" || tr.APIKeyID != k.key || tr.UsagePlanID != k.plan || step(t, tr, "api key").Outcome != "accepted" {
@@ -266,7 +211,7 @@ func TestInspectThrottled(t *testing.T) {
 	}
 
 	q := keyedOn(t, inspectFixture(t, insp, nil, true), &apigateway.CreateUsagePlanInput{
-		Quota: &types.QuotaSettings{Limit: 1, Period: types.QuotaPeriodTypeDay}})
+		Quota: &types.QuotaSettings{Limit: 1, Period: types.QuotaPeriodTypeDay}}, "inspect-key-0123456789", "/pets")
 	q.get("/pets").want(t, 200, `{}`)
 	q.get("/pets").wantError(t, 429, limitExceeded, "LimitExceededException")
 	if tr = latest(t, insp); tr.Decision != "quota exceeded" || tr.UsagePlanID != q.plan || step(t, tr, "throttle").Outcome != "quota exceeded" {
@@ -279,7 +224,7 @@ func TestInspectThrottled(t *testing.T) {
 func TestInspectThrottleNotEnforced(t *testing.T) {
 	insp := execute.NewInspector(10)
 	k := keyedOn(t, inspectFixture(t, insp, nil, false), &apigateway.CreateUsagePlanInput{
-		Throttle: &types.ThrottleSettings{BurstLimit: 1, RateLimit: slow}})
+		Throttle: &types.ThrottleSettings{BurstLimit: 1, RateLimit: slow}}, "inspect-key-0123456789", "/pets")
 	k.get("/pets").want(t, 200, `{}`)
 	k.get("/pets").want(t, 200, `{}`)
 	tr := latest(t, insp)

@@ -33,7 +33,13 @@ type keyed struct {
 
 func newKeyed(t *testing.T, plan *apigateway.CreateUsagePlanInput, paths []string, opts ...servertest.Option) *keyed {
 	t.Helper()
-	f := newFixture(t, opts...)
+	return keyedOn(t, newFixture(t, opts...), plan, "throttle-key-0123456789", paths...)
+}
+
+// keyedOn builds newKeyed's API on f: a MOCK GET taking a key at each
+// path, deployed to dev, and a key of value in plan over dev.
+func keyedOn(t *testing.T, f *fixture, plan *apigateway.CreateUsagePlanInput, value string, paths ...string) *keyed {
+	t.Helper()
 	for _, p := range paths {
 		rid := f.mock(p, "GET", `{}`)
 		_, err := f.c.UpdateMethod(ctx, &apigateway.UpdateMethodInput{RestApiId: &f.api, ResourceId: &rid, HttpMethod: aws.String("GET"),
@@ -41,7 +47,7 @@ func newKeyed(t *testing.T, plan *apigateway.CreateUsagePlanInput, paths []strin
 		f.must(err)
 	}
 	f.deploy("dev", nil)
-	k := &keyed{fixture: f, value: "throttle-key-0123456789"}
+	k := &keyed{fixture: f, value: value}
 	key, err := f.c.CreateApiKey(ctx, &apigateway.CreateApiKeyInput{Name: aws.String("k"), Enabled: true, Value: aws.String(k.value)})
 	f.must(err)
 	plan.Name = aws.String("p")
